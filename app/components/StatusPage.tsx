@@ -1,0 +1,88 @@
+/**
+ * A plain, friendly status page (404, 503, other errors). Presentational only:
+ * it never shows a stack trace or server detail. Links are plain <a> elements
+ * so they work even when the client app is broken or not yet loaded.
+ */
+import type { ReactNode } from "react";
+import { IconBall } from "~/components/Icons";
+
+export type StatusPageProps = {
+  title: string;
+  message: string;
+  /** Shown above the title, e.g. 404. */
+  status?: number;
+  /** Main link (default: /dashboard). */
+  linkTo?: string;
+  /** Main link text (default: "Go to Dashboard"). */
+  linkLabel?: string;
+  /** Optional second link. */
+  secondaryLinkTo?: string;
+  secondaryLinkLabel?: string;
+  /** Extra content under the message. */
+  children?: ReactNode;
+};
+
+export const NOT_FOUND_PAGE = {
+  status: 404,
+  title: "Page not found",
+  message:
+    "Sorry, we couldn't find the page you were looking for. It may have been moved, or the link may be wrong.",
+} as const;
+
+export const UNAVAILABLE_PAGE = {
+  status: 503,
+  title: "Service unavailable",
+  message: "FootyCoach is temporarily unavailable. Please try again in a few minutes.",
+} as const;
+
+export const ERROR_PAGE = {
+  status: 500,
+  title: "Something went wrong",
+  message: "Sorry, something went wrong on our side. Please try again in a few minutes.",
+} as const;
+
+/** Title and message for an HTTP status (404, 503, anything else as a generic error). */
+export function statusPageContent(status: number): { status: number; title: string; message: string } {
+  if (status === 404) return NOT_FOUND_PAGE;
+  if (status === 503) return UNAVAILABLE_PAGE;
+  return { ...ERROR_PAGE, status };
+}
+
+export function StatusPage({
+  title,
+  message,
+  status,
+  linkTo = "/dashboard",
+  linkLabel = "Go to Dashboard",
+  secondaryLinkTo,
+  secondaryLinkLabel,
+  children,
+}: StatusPageProps) {
+  return (
+    <div className="status-page">
+      <div className="card status-card">
+        <IconBall size={44} className="status-mark" />
+        {status ? (
+          <p className="status-code" aria-hidden="true">
+            {status}
+          </p>
+        ) : null}
+        <h1 className="status-title">{title}</h1>
+        <p className="status-message">{message}</p>
+        {children}
+        <div className="status-actions">
+          <a href={linkTo} className="btn btn-primary">
+            {linkLabel}
+          </a>
+          {secondaryLinkTo && secondaryLinkLabel ? (
+            <a href={secondaryLinkTo} className="btn btn-secondary">
+              {secondaryLinkLabel}
+            </a>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default StatusPage;

@@ -1,0 +1,178 @@
+/**
+ * Toasts: top-right messages of type info, success or error, shown 4000 ms by
+ * default (or for a given duration). If the toast mechanism fails, a browser
+ * alert shows the message instead (spec, part 1 section 2).
+ *
+ * <ToastProvider initial={flashToast}> wraps the app; `initial` comes from the
+ * server flash cookie (root loader) and is shown once per id, including in the
+ * server HTML so it is visible before JavaScript loads.
+ */
+import { Component, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import type { ErrorInfo, ReactNode } from "react";
+import { IconAlert, IconCheckCircle, IconClose, IconInfo } from "~/components/Icons";
+
+export type ToastType = "info" | "success" | "error";
+
+export type Toast = {
+  id: string;
+  type: ToastType;
+  message: string;
+  /** Milliseconds before the toast hides itself (default 4000). 0 or less: stays until dismissed. */
+  duration?: number;
+};
+
+export type ToastApi = {
+  show: (type: ToastType, message: string, duration?: number) => void;
+};
+
+export const DEFAULT_TOAST_DURATION = 4000;
+const MAX_VISIBLE = 5;
+
+function alertFallback(message: string) {
+  try {
+    if (typeof window !== "undefined" && typeof window.alert === "function") window.alert(message);
+  } catch {
+    // Nothing more we can do.
+  }
+}
+
+/** Used when no provider is mounted: the toast mechanism is unavailable, so alert. */
+const FALLBACK_API: ToastApi = {
+  show: (_type, message) => alertFallback(message),
+};
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+let counter = 0;
+function newToastId(): string {
+  counter += 1;
+  return `toast-${Date.now().toString(36)}-${counter}`;
+}
+
+export type ToastProviderProps = {
+  initial?: Toast | null;
+  children: ReactNode;
+};
+
+export function ToastProvider({ initial = null, children }: ToastProviderProps) {
+  // The initial (flash) toast is part of the first render so the server HTML has it too.
+  const [toasts, setToasts] = useState<Toast[]>(() => (initial ? [initial] : []));
+  const seenIds = useRef<Set<string>>(new Set(initial ? [initial.id] : []));
+
+  const dismiss = useCallback((id: string) => {
+    setToasts((list) => list.filter((t) => t.id !== id));
+  }, []);
+
+  const push = useCallback((toast: Toast) => {
+    setToasts((list) => [...list.filter((t) => t.id !== toast.id), toast].slice(-MAX_VISIBLE));
+  }, []);
+
+  // A new flash toast arrives with each root-loader revalidation: show each id once.
+  useEffect(() => {
+    if (!initial || seenIds.current.has(initial.id)) return;
+    seenIds.current.add(initial.id);
+    try {
+      push(initial);
+    } catch {
+      alertFallback(initial.message);
+    }
+  }, [initial, push]);
+
+  const api = useMemo<ToastApi>(
+    () => ({
+      show(type, message, duration) {
+        try {
+          const id = newToastId();
+          seenIds.current.add(id);
+          push({ id, type, message, duration });
+        } catch {
+          alertFallback(message);
+        }
+      },
+    }),
+    [push],
+  );
+
+  return (
+    <ToastContext.Provider value={api}>
+      {children}
+      <div className="toaster">
+        {toasts.map((toast) => (
+          <ToastBoundary key={toast.id} message={toast.message} onFail={() => dismiss(toast.id)}>
+            <ToastItem toast={toast} onDismiss={dismiss} />
+          </ToastBoundary>
+        ))}
+      </div>
+    </ToastContext.Provider>
+  );
+}
+
+/** `show(type, message, duration?)`. Outside a ToastProvider it falls back to window.alert. */
+export function useToast(): ToastApi {
+  return useContext(ToastContext) ?? FALLBACK_API;
+}
+
+const ICONS = { info: IconInfo, success: IconCheckCircle, error: IconAlert } as const;
+
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string) => void }) {
+  const { id, type, message } = toast;
+  const duration = toast.duration ?? DEFAULT_TOAST_DURATION;
+  const [paused, setPaused] = useState(false);
+  const remaining = useRef(duration);
+  const startedAt = useRef(0);
+
+  // Auto-dismiss; the countdown pauses while the pointer or keyboard focus is on the toast.
+  useEffect(() => {
+    if (!(duration > 0) || !Number.isFinite(duration) || paused) return;
+    startedAt.current = Date.now();
+    const timer = window.setTimeout(() => onDismiss(id), Math.max(0, remaining.current));
+    return () => {
+      window.clearTimeout(timer);
+      remaining.current -= Date.now() - startedAt.current;
+    };
+  }, [duration, paused, id, onDismiss]);
+
+  const Icon = ICONS[type] ?? IconInfo;
+
+  return (
+    <div
+      className={`toast toast-${type}`}
+      role={type === "error" ? "alert" : "status"}
+      aria-atomic="true"
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setPaused(false);
+      }}
+    >
+      <Icon className="toast-icon" />
+      <p className="toast-message">{message}</p>
+      <button type="button" className="toast-dismiss" aria-label="Dismiss notification" onClick={() => onDismiss(id)}>
+        <IconClose size={18} />
+      </button>
+    </div>
+  );
+}
+
+type BoundaryProps = { message: string; onFail: () => void; children: ReactNode };
+
+/** If a toast cannot render, show its message with window.alert and drop it. */
+class ToastBoundary extends Component<BoundaryProps, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  componentDidCatch(_error: unknown, _info: ErrorInfo) {
+    alertFallback(this.props.message);
+    this.props.onFail();
+  }
+
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+export default ToastProvider;

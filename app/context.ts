@@ -1,0 +1,25 @@
+import type { Db } from "./db.server";
+import type { Env } from "./env.server";
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  username: string | null;
+  role: "player" | "admin";
+  timeZone: string | null;
+  analyticsConsent: boolean | null;
+  sessionId: string;
+}
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    env: Env;
+    db: Db;
+    /** The request's clock (real time unless a test moved it). */
+    now: Date;
+    /** The signed-in user for this request, looked up once and shared by every loader. */
+    user(): Promise<SessionUser | null>;
+    clientAddress: string;
+    waitUntil(promise: Promise<unknown>): void;
+  }
+}

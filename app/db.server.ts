@@ -1,0 +1,103 @@
+import postgres from "postgres";
+
+export type Sql = postgres.Sql;
+export type Tx = postgres.TransactionSql;
+
+export interface Db {
+  /** The clock every query in this request runs under (SQL rules read it through app_now()). */
+  readonly now: Date;
+  /** A player's request: row-level security applies as `authenticated` with auth.uid() = userId. */
+  asUser<T>(userId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * The server's own path (accounts, sessions, mail, scheduler). It runs as the table owner and so is
+   * not limited by RLS: only server modules that check the caller themselves may use it.
+   */
+  asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * One statement on the server path without a transaction (one round trip), for lookups such as the
+   * session check. Pass the request clock explicitly: app_now() is not set here.
+   */
+  service<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
+  /** Number of statements sent to the database so far in this request (for tests and Server-Timing). */
+  statementCount(): number;
+}
+
+/**
+ * What callers see when the database is down: a 503 Response, which Remix renders through the
+ * ErrorBoundary as "temporarily unavailable" (never a stack trace) for loaders and actions alike.
+ */
+function unavailable(error: unknown): Response {
+  console.error("database unavailable:", (error as Error)?.message ?? error);
+  return new Response("The service is temporarily unavailable.", { status: 503, statusText: "Service Unavailable" });
+}
+
+// SQLSTATE classes that mean the server is unavailable rather than the query being wrong.
+const UNAVAILABLE_STATES = /^(08|53|57P)/;
+
+export function isUnavailable(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return UNAVAILABLE_STATES.test(error.code);
+  const code = (error as { code?: string } | null)?.code ?? "";
+  return /^(ECONN|ENOTFOUND|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|EAI_)/.test(code) ||
+    /network|socket|connect|stream was cancelled/i.test(String((error as Error)?.message ?? ""));
+}
+
+/**
+ * One client per request (a module-level client breaks on Workers: sockets may not outlive a request).
+ * Through Hyperdrive the pooling happens outside the Worker.
+ */
+export function createDb(connectionString: string, now: Date, opts: { serializeStatements?: boolean } = {}): Db {
+  let statements = 0;
+  const sql = postgres(connectionString, {
+    max: 1,
+    fetch_types: false,
+    prepare: false,
+    connect_timeout: 5,
+    idle_timeout: 5,
+    onnotice: () => {},
+    debug: () => {
+      statements++;
+    },
+  });
+
+  async function run<T>(setup: (tx: Tx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    try {
+      return (await sql.begin(async (tx) => {
+        // Sent without waiting: it is pipelined ahead of the caller's first query on the same connection.
+        const ready = setup(tx);
+        const result = fn(tx);
+        await ready;
+        return result;
+      })) as T;
+    } catch (error) {
+      if (isUnavailable(error)) throw unavailable(error);
+      throw error;
+    }
+  }
+
+  const iso = now.toISOString();
+  return {
+    now,
+    asUser(userId, fn) {
+      const claims = JSON.stringify({ sub: userId, role: "authenticated" });
+      return run(
+        (tx) => tx`select set_config('request.jwt.claims', ${claims}, true), set_config('app.now', ${iso}, true), set_config('role', 'authenticated', true)`,
+        fn,
+      );
+    },
+    asService(fn) {
+      return run((tx) => tx`select set_config('app.now', ${iso}, true)`, fn);
+    },
+    async service(fn) {
+      // The embedded database (PGlite behind pglite-socket) runs every connection in one session, so
+      // statements from concurrent connections may interleave unless each sits in a transaction.
+      if (opts.serializeStatements) return run((tx) => tx`select 1`, (tx) => fn(tx));
+      try {
+        return await fn(sql);
+      } catch (error) {
+        if (isUnavailable(error)) throw unavailable(error);
+        throw error;
+      }
+    },
+    statementCount: () => statements,
+  };
+}

@@ -1,0 +1,11 @@
+/** Profile field constants shared by pages and the server schema (no zod here: it stays out of the browser bundle). */
+export const MIN_AGE = 18;
+export const SELF_DESCRIBE_MAX = 50;
+
+export const GENDERS = [
+  { value: "male", label: "Male" },
+  { value: "female", label: "Female" },
+  { value: "nonbinary", label: "Non-binary" },
+  { value: "self-describe", label: "Prefer to self-describe" },
+  { value: "prefer-not-to-say", label: "Prefer not to say" },
+] as const;

@@ -1,0 +1,125 @@
+import { z } from "zod";
+
+/** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
+
+import { MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
+
+export { GENDERS, MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 128;
+
+
+const email = z
+  .string({ error: "Email is required." })
+  .trim()
+  .min(1, "Email is required.")
+  .max(254, "Email is too long.")
+  .email("Please enter a valid email address.")
+  .transform((v) => v.toLowerCase());
+
+const password = z
+  .string({ error: "Password is required." })
+  .min(1, "Password is required.")
+  .max(PASSWORD_MAX, `Password must be at most ${PASSWORD_MAX} characters long.`);
+
+export const LoginSchema = z.object({ email, password });
+
+export const newPassword = password.refine((v) => v.length >= PASSWORD_MIN, {
+  message: "Password must be at least 6 characters long.",
+});
+
+export const SignupSchema = z.object({
+  email,
+  password: newPassword,
+  referralCode: z
+    .string()
+    .trim()
+    .max(8, "Referral code must be at most 8 characters.")
+    .regex(/^[A-Za-z0-9]*$/, "Referral code may contain only letters and digits.")
+    .transform((v) => (v ? v.toUpperCase() : null))
+    .optional()
+    .transform((v) => v ?? null),
+});
+
+export const ForgotPasswordSchema = z.object({ email });
+
+export const ResetPasswordSchema = z.object({
+  token: z.string().min(20, "This reset link is invalid or has expired.").max(200),
+  password: newPassword,
+});
+
+/** Whole years between a date of birth (YYYY-MM-DD) and "today" (YYYY-MM-DD), calendar-exact. */
+export function ageOn(dateOfBirth: string, today: string): number {
+  const [by, bm, bd] = dateOfBirth.split("-").map(Number);
+  const [ty, tm, td] = today.split("-").map(Number);
+  let age = ty - by;
+  if (tm < bm || (tm === bm && td < bd)) age--;
+  return age;
+}
+
+/** "Today" as YYYY-MM-DD in a time zone (the player's own calendar day decides their 18th birthday). */
+export function todayIn(now: Date, timeZone: string | null | undefined): string {
+  try {
+    return new Intl.DateTimeFormat("en-CA", { timeZone: timeZone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  } catch {
+    return now.toISOString().slice(0, 10);
+  }
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Profile form; `today` is the server's date in the player's zone so the 18+ rule uses one clock. */
+export function profileSchema(today: string, productName = "FootyCoach") {
+  return z
+    .object({
+      username: z
+        .string({ error: "Please enter a username." })
+        .trim()
+        .min(1, "Please enter a username.")
+        .min(3, "Username must be at least 3 characters.")
+        .max(30, "Username must be at most 30 characters.")
+        .regex(/^[A-Za-z0-9_.-]+$/, "Username may contain letters, digits, dots, dashes and underscores."),
+      dateOfBirth: z
+        .string({ error: "Please enter your date of birth." })
+        .trim()
+        .min(1, "Please enter your date of birth.")
+        .regex(/^\d{4}-\d{2}-\d{2}$/, "Please enter your date of birth.")
+        .refine((v) => !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime()) && v >= "1900-01-01", "Please enter a valid date of birth.")
+        .refine((v) => ageOn(v, today) >= MIN_AGE, `You must be at least 18 years old to join ${productName}.`),
+      gender: z.enum(["male", "female", "nonbinary", "self-describe", "prefer-not-to-say"], {
+        error: "Please select your gender.",
+      }),
+      genderSelfDescribe: z.string().trim().max(SELF_DESCRIBE_MAX, `Please use at most ${SELF_DESCRIBE_MAX} characters.`).optional(),
+      timeZone: z
+        .string()
+        .trim()
+        .max(64)
+        .optional()
+        .transform((v) => (v && isValidTimeZone(v) ? v : "UTC")),
+    })
+    .superRefine((v, ctx) => {
+      if (v.gender === "self-describe" && !v.genderSelfDescribe) {
+        ctx.addIssue({ code: "custom", path: ["genderSelfDescribe"], message: "Please describe your gender." });
+      }
+    })
+    .transform((v) => ({ ...v, genderSelfDescribe: v.gender === "self-describe" ? v.genderSelfDescribe! : null }));
+}
+
+export type ProfileInput = z.output<ReturnType<typeof profileSchema>>;
+
+/** Field errors as { field: firstMessage } for forms. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out;
+}

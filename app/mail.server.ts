@@ -1,0 +1,36 @@
+import type { Env } from "./env.server";
+import type { Db } from "./db.server";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/**
+ * Outgoing mail. Locally ("outbox") it lands in account.mail_outbox and the console, readable at
+ * /dev/outbox; in production it goes to the provider configured by secrets.
+ */
+export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
+  if (env.MAIL_PROVIDER === "outbox") {
+    await db.service(
+      (sql) => sql`insert into account.mail_outbox (to_email, subject, body_text, created_at)
+                   values (${mail.to}, ${mail.subject}, ${mail.text}, ${db.now.toISOString()})`,
+    );
+    console.log(`[outbox] to=${mail.to} subject=${mail.subject}\n${mail.text}`);
+    return;
+  }
+  const response = await fetch("https://api.resend.com/emails", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${env.MAIL_API_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text }),
+  });
+  if (!response.ok) throw new Error(`mail provider answered ${response.status}`);
+}
+
+export async function readOutbox(db: Db, limit = 50) {
+  return db.service(
+    (sql) => sql<{ id: string; to_email: string; subject: string; body_text: string; created_at: Date }[]>`
+      select id::text, to_email, subject, body_text, created_at from account.mail_outbox order by id desc limit ${limit}`,
+  );
+}

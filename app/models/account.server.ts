@@ -1,0 +1,120 @@
+import type { Db, Tx } from "~/db.server";
+import { randomToken, sha256Hex } from "~/lib/crypto";
+
+/** Failures allowed per key (account, client address) inside the window before answering 429. */
+export const THROTTLE_LIMIT = 10;
+export const THROTTLE_WINDOW_MINUTES = 15;
+export const THROTTLED_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
+export const RESET_TOKEN_TTL_MINUTES = 60;
+export const INVALID_CREDENTIALS = "Invalid login credentials";
+
+type Kind = "login" | "reset";
+
+function throttleKeys(kind: Kind, email: string, address: string) {
+  return [`${kind}:email:${email}`, `${kind}:ip:${address}`];
+}
+
+async function isThrottled(tx: Tx, keys: string[], countAll: boolean): Promise<boolean> {
+  const [row] = await tx<{ worst: number }[]>`
+    select coalesce(max(n), 0)::int as worst from (
+      select count(*) as n from account.auth_attempts
+       where key in ${tx(keys)}
+         and (${countAll} or not success)
+         and created_at > public.app_now() - make_interval(mins => ${THROTTLE_WINDOW_MINUTES})
+       group by key) counts`;
+  return row.worst >= THROTTLE_LIMIT;
+}
+
+async function recordAttempt(tx: Tx, kind: Kind, keys: string[], success: boolean) {
+  await tx`insert into account.auth_attempts (key, kind, success, created_at)
+           select k, ${kind}, ${success}, public.app_now() from unnest(${keys}::text[]) as k`;
+}
+
+export type SignupResult = { ok: true; userId: string } | { ok: false; message: string };
+
+export async function createAccount(db: Db, email: string, password: string, referralCode: string | null): Promise<SignupResult> {
+  return db.asService(async (tx) => {
+    const rows = await tx<{ id: string }[]>`
+      insert into account.accounts (email, password_hash, signup_referral_code, created_at, updated_at)
+      values (${email}, extensions.crypt(${password}, extensions.gen_salt('bf', 10)), ${referralCode}, public.app_now(), public.app_now())
+      on conflict (email) do nothing
+      returning id`;
+    if (!rows[0]) return { ok: false as const, message: "User already registered" };
+    return { ok: true as const, userId: rows[0].id };
+  });
+}
+
+export type LoginResult =
+  | { ok: true; userId: string; username: string | null }
+  | { ok: false; throttled: boolean; message: string };
+
+/** Checks the password (bcrypt inside Postgres) under the login throttle; one transaction. */
+export async function verifyLogin(db: Db, email: string, password: string, address: string): Promise<LoginResult> {
+  const keys = throttleKeys("login", email, address);
+  return db.asService(async (tx) => {
+    if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
+    // With no matching account a fresh salt is hashed anyway, so a wrong email costs the same bcrypt
+    // work as a wrong password (no timing hint about which accounts exist).
+    const [row] = await tx<{ id: string | null; ok: boolean; username: string | null }[]>`
+      select a.id, coalesce(a.password_hash = extensions.crypt(${password}, coalesce(a.password_hash, extensions.gen_salt('bf', 10))), false)
+               and a.id is not null as ok,
+             p.username
+        from (select 1) one
+        left join account.accounts a on a.email = ${email}
+        left join public.profiles p on p.id = a.id`;
+    if (!row?.ok || !row.id) {
+      await recordAttempt(tx, "login", keys, false);
+      return { ok: false as const, throttled: false, message: INVALID_CREDENTIALS };
+    }
+    // A good login clears the account's failures; the address keeps its count.
+    await tx`delete from account.auth_attempts where key = ${keys[0]} and not success`;
+    return { ok: true as const, userId: row.id, username: row.username };
+  });
+}
+
+export type ResetRequest = { throttled: true } | { throttled: false; token: string | null };
+
+/**
+ * Issues a reset token when the account exists. The caller answers the same either way; the token
+ * (256 random bits) is returned for mailing and only its SHA-256 is stored.
+ */
+export async function requestPasswordReset(db: Db, email: string, address: string): Promise<ResetRequest> {
+  const keys = throttleKeys("reset", email, address);
+  const token = randomToken(32);
+  const hash = await sha256Hex(token);
+  return db.asService(async (tx) => {
+    if (await isThrottled(tx, keys, true)) return { throttled: true as const };
+    await recordAttempt(tx, "reset", keys, true);
+    const rows = await tx`
+      insert into account.password_reset_tokens (token_hash, user_id, created_at, expires_at)
+      select ${hash}, id, public.app_now(), public.app_now() + make_interval(mins => ${RESET_TOKEN_TTL_MINUTES})
+        from account.accounts where email = ${email}
+      returning user_id`;
+    return { throttled: false as const, token: rows.length ? token : null };
+  });
+}
+
+export type ResetResult = { ok: true } | { ok: false; throttled: boolean; message: string };
+
+/** Spends a reset token once, sets the new password and ends every session of the account. */
+export async function resetPassword(db: Db, token: string, password: string, address: string): Promise<ResetResult> {
+  const hash = await sha256Hex(token);
+  const keys = [`reset:ip:${address}`];
+  return db.asService(async (tx) => {
+    if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
+    const [used] = await tx<{ user_id: string }[]>`
+      update account.password_reset_tokens set used_at = public.app_now()
+       where token_hash = ${hash} and used_at is null and expires_at > public.app_now()
+      returning user_id`;
+    if (!used) {
+      await recordAttempt(tx, "reset", keys, false);
+      return { ok: false as const, throttled: false, message: "This reset link is invalid or has expired." };
+    }
+    await tx`update account.accounts
+                set password_hash = extensions.crypt(${password}, extensions.gen_salt('bf', 10)), updated_at = public.app_now()
+              where id = ${used.user_id}`;
+    await tx`delete from account.sessions where user_id = ${used.user_id}`;
+    await tx`update account.password_reset_tokens set used_at = public.app_now() where user_id = ${used.user_id} and used_at is null`;
+    return { ok: true as const };
+  });
+}

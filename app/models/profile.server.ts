@@ -1,0 +1,57 @@
+import type { Db } from "~/db.server";
+import type { ProfileInput } from "~/lib/validation";
+
+export interface Profile {
+  username: string;
+  dateOfBirth: string;
+  gender: string;
+  genderSelfDescribe: string | null;
+  timeZone: string | null;
+  notificationsEnabled: boolean;
+  analyticsConsent: boolean | null;
+  referralCode: string;
+}
+
+/** The player's own profile (RLS: a player reads only their own private fields); null when none yet. */
+export async function getOwnProfile(db: Db, userId: string): Promise<Profile | null> {
+  return db.asUser(userId, async (tx) => {
+    const [row] = await tx<Profile[]>`
+      select username, to_char(date_of_birth, 'YYYY-MM-DD') as "dateOfBirth", gender,
+             gender_self_describe as "genderSelfDescribe", time_zone as "timeZone",
+             notifications_enabled as "notificationsEnabled", analytics_consent as "analyticsConsent",
+             referral_code as "referralCode"
+        from public.profiles where id = ${userId}`;
+    return row ?? null;
+  });
+}
+
+export type SaveProfileResult = { ok: true } | { ok: false; field: "username"; message: string };
+
+/** Creates or updates the player's profile; the email is copied from the account by the database, never the form. */
+export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<SaveProfileResult> {
+  try {
+    await db.asUser(userId, async (tx) => {
+      await tx`
+        insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe, time_zone)
+        values (${userId}, ${input.username}, ${input.dateOfBirth}, ${input.gender}, ${input.genderSelfDescribe}, ${input.timeZone})
+        on conflict (id) do update set
+          username = excluded.username, date_of_birth = excluded.date_of_birth, gender = excluded.gender,
+          gender_self_describe = excluded.gender_self_describe, time_zone = excluded.time_zone`;
+    });
+    return { ok: true };
+  } catch (error) {
+    if ((error as { code?: string }).code === "23505") {
+      return { ok: false, field: "username", message: "That username is already taken. Please choose another." };
+    }
+    throw error;
+  }
+}
+
+export async function saveConsent(db: Db, userId: string, granted: boolean): Promise<void> {
+  await db.asUser(userId, (tx) => tx`
+    update public.profiles set analytics_consent = ${granted}, analytics_consent_at = public.app_now() where id = ${userId}`);
+}
+
+export async function saveNotifications(db: Db, userId: string, enabled: boolean): Promise<void> {
+  await db.asUser(userId, (tx) => tx`update public.profiles set notifications_enabled = ${enabled} where id = ${userId}`);
+}

@@ -1,0 +1,7 @@
+import "@remix-run/server-runtime";
+
+declare module "@remix-run/server-runtime" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}

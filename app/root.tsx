@@ -1,0 +1,98 @@
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  isRouteErrorResponse,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import styles from "~/styles/app.css?url";
+import { readToast } from "~/toast.server";
+import { ToastProvider } from "~/components/Toaster";
+import { ConsentBanner } from "~/components/ConsentBanner";
+import { StatusPage } from "~/components/StatusPage";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "manifest", href: "/manifest.webmanifest" },
+];
+
+export const meta: MetaFunction = () => [{ title: "FootyCoach" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const [user, { toast, clear }] = await Promise.all([context.user(), readToast(request, context.env)]);
+  return data(
+    {
+      user: user && { id: user.id, email: user.email, username: user.username, role: user.role },
+      consent: user?.analyticsConsent ?? null,
+      toast,
+      analytics: { measurementId: context.env.GA_MEASUREMENT_ID, scriptUrl: context.env.ANALYTICS_SCRIPT_URL },
+    },
+    clear ? { headers: { "Set-Cookie": clear } } : undefined,
+  );
+}
+
+export type RootData = typeof loader;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#15803d" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const { user, toast, consent, analytics } = useLoaderData<typeof loader>();
+  return (
+    <ToastProvider initial={toast}>
+      <Outlet />
+      <ConsentBanner
+        signedIn={Boolean(user)}
+        serverConsent={consent}
+        measurementId={analytics.measurementId}
+        scriptUrl={analytics.scriptUrl}
+      />
+    </ToastProvider>
+  );
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <StatusPage status={404} title="Page not found" message="We couldn't find that page. It may have moved, or the link may be wrong." />;
+  }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return (
+      <StatusPage
+        status={503}
+        title="Temporarily unavailable"
+        message="FootyCoach is temporarily unavailable. Please try again in a few minutes."
+      />
+    );
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <StatusPage status={403} title="Access denied" message={String(error.data || "You do not have access to this page.")} />;
+  }
+  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+}

@@ -1,0 +1,121 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { useAnalyticsConsent } from "~/components/ConsentBanner";
+import { GENDERS } from "~/lib/profile-fields";
+import { getOwnProfile, saveNotifications } from "~/models/profile.server";
+import { requireUser } from "~/session.server";
+import { redirectWithToast } from "~/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Profile | FootyCoach" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return { profile: await getOwnProfile(context.db, user.id), email: user.email };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const form = await request.formData();
+  if (form.get("intent") !== "notifications") return data({ message: "Unknown action." }, { status: 400 });
+  if (!user.username) return data({ message: "No profile found. Let's get you set up!" }, { status: 409 });
+  const enabled = form.get("enabled") === "true";
+  await saveNotifications(context.db, user.id, enabled);
+  return redirectWithToast(context.env, "/profile", {
+    type: "success",
+    message: enabled ? "Notifications turned on." : "Notifications turned off.",
+  });
+}
+
+function genderLabel(gender: string, selfDescribe: string | null) {
+  if (gender === "self-describe") return selfDescribe ?? "";
+  return GENDERS.find((g) => g.value === gender)?.label ?? gender;
+}
+
+export default function ProfilePage() {
+  const { profile, email } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state !== "idle";
+  const { consent, setConsent } = useAnalyticsConsent();
+
+  if (!profile) {
+    return (
+      <div className="container narrow">
+        <header className="page-header">
+          <h1>Profile</h1>
+        </header>
+        <div className="card empty-state">
+          <p>No profile found. Let&apos;s get you set up!</p>
+          <Link className="btn btn-primary" to="/setup-profile">
+            Create Profile
+          </Link>
+        </div>
+      </div>
+    );
+  }
+
+  const dob = new Date(`${profile.dateOfBirth}T00:00:00Z`).toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+  return (
+    <div className="container narrow">
+      <header className="page-header">
+        <h1>Profile Settings</h1>
+      </header>
+      <section className="card" aria-labelledby="account-heading">
+        <h2 id="account-heading">Your details</h2>
+        <dl className="details">
+          <dt>Username</dt>
+          <dd>{profile.username}</dd>
+          <dt>Email</dt>
+          <dd>{email}</dd>
+          <dt>Date of Birth</dt>
+          <dd>{dob}</dd>
+          <dt>Gender</dt>
+          <dd>{genderLabel(profile.gender, profile.genderSelfDescribe)}</dd>
+          <dt>Time Zone</dt>
+          <dd>{profile.timeZone ?? "Not set"}</dd>
+          <dt>Referral Code</dt>
+          <dd>
+            <code>{profile.referralCode}</code>
+          </dd>
+        </dl>
+      </section>
+      <section className="card" aria-labelledby="settings-heading">
+        <h2 id="settings-heading">Settings</h2>
+        <Form method="post" className="setting-row">
+          <input type="hidden" name="intent" value="notifications" />
+          <input type="hidden" name="enabled" value={profile.notificationsEnabled ? "false" : "true"} />
+          <span id="notifications-label">Notifications (selection deadline reminders)</span>
+          <button
+            type="submit"
+            className="switch"
+            role="switch"
+            aria-checked={profile.notificationsEnabled}
+            aria-labelledby="notifications-label"
+            disabled={busy}
+          >
+            {profile.notificationsEnabled ? "On" : "Off"}
+          </button>
+        </Form>
+        <div className="setting-row">
+          <span id="analytics-label">Analytics cookies</span>
+          <button
+            type="button"
+            className="switch"
+            role="switch"
+            aria-checked={consent === "granted"}
+            aria-labelledby="analytics-label"
+            onClick={() => setConsent(consent === "granted" ? "denied" : "granted")}
+          >
+            {consent === "granted" ? "On" : "Off"}
+          </button>
+        </div>
+      </section>
+      <div className="actions">
+        <Link className="btn btn-primary" to="/setup-profile">
+          Edit Profile
+        </Link>
+        <Link className="btn btn-secondary" to="/dashboard">
+          Back to Dashboard
+        </Link>
+      </div>
+    </div>
+  );
+}

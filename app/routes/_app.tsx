@@ -1,0 +1,31 @@
+import { type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { AppShell } from "~/components/AppShell";
+import { ProfileSetupForm } from "~/components/ProfileSetupForm";
+import { requireUser } from "~/session.server";
+
+/** Session pages: guarded on the server (no flash of content before the check) and wrapped in the shell. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  return { user: { id: user.id, email: user.email, username: user.username, role: user.role } };
+}
+
+// Pages a player without a username may still open (everything else shows the profile step first).
+const OPEN_WITHOUT_PROFILE = ["/profile"];
+
+export default function AppLayout() {
+  const { user } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const needsProfile = !user.username && !OPEN_WITHOUT_PROFILE.includes(location.pathname);
+  return (
+    <AppShell user={user}>
+      {needsProfile ? (
+        <div className="container narrow">
+          <ProfileSetupForm inline firstTime redirectTo={location.pathname + location.search} />
+        </div>
+      ) : (
+        <Outlet />
+      )}
+    </AppShell>
+  );
+}

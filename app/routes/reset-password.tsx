@@ -1,0 +1,61 @@
+import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Field, FormError } from "~/components/Field";
+import { fieldErrors, ResetPasswordSchema } from "~/lib/validation";
+import { resetPassword } from "~/models/account.server";
+import { redirectWithToast } from "~/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Reset password | FootyCoach" }];
+
+// The token is in the address: never leak it to other sites through Referer.
+export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.formData();
+  const parsed = ResetPasswordSchema.safeParse({ token: form.get("token") ?? "", password: form.get("password") ?? "" });
+  if (!parsed.success) {
+    const errors = fieldErrors(parsed.error);
+    return data({ errors, message: errors.token ? `Reset failed: ${errors.token}` : null }, { status: 400 });
+  }
+  const result = await resetPassword(context.db, parsed.data.token, parsed.data.password, context.clientAddress);
+  if (!result.ok) return data({ errors: {}, message: `Reset failed: ${result.message}` }, { status: result.throttled ? 429 : 400 });
+  return redirectWithToast(context.env, "/login", { type: "success", message: "Password updated. Please log in." });
+}
+
+export default function ResetPassword() {
+  const { token } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>() as { errors: Record<string, string>; message: string | null } | undefined;
+  const busy = useNavigation().state !== "idle";
+  const errors: Record<string, string | undefined> = result?.errors ?? {};
+  return (
+    <div className="auth-page">
+      <main className="card auth-card" id="main">
+        <h1>Set a new password</h1>
+        <FormError message={result?.message} />
+        <Form method="post" noValidate>
+          <input type="hidden" name="token" value={token} />
+          <Field
+            label="New password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            minLength={6}
+            maxLength={128}
+            error={errors.password}
+          />
+          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+            {busy ? "Saving..." : "Set New Password"}
+          </button>
+        </Form>
+        <p className="auth-links">
+          <Link to="/login">Back to login</Link>
+        </p>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import { defineConfig, devices } from "@playwright/test";
+
+// One app for the whole run: tests/e2e/global-setup.ts builds nothing (the test command builds first),
+// starts a fresh database and `wrangler dev` on this port with the test clock enabled.
+process.env.E2E_PORT ??= "8799";
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  globalSetup: "./tests/e2e/global-setup.ts",
+  fullyParallel: true,
+  workers: process.env.CI ? 2 : 2,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: { baseURL, trace: "retain-on-failure", launchOptions: chromium, actionTimeout: 15_000 },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    {
+      name: "mobile",
+      use: { ...devices["Pixel 5"], launchOptions: chromium },
+      // HTTP-level checks do not depend on the viewport: run them once.
+      testIgnore: /security\.spec\.ts/,
+    },
+  ],
+});

@@ -1,0 +1,185 @@
+/**
+ * Starts the pieces of a local FootyCoach: the database (embedded PGlite behind pglite-socket, or the
+ * Postgres named by DATABASE_URL), its migrations and first-time demo data, and the web Worker under
+ * `wrangler dev`. Used by `npm start`, the browser tests and the benchmark.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { migrate } from "./db/migrate";
+import { seedDemo } from "./db/seed";
+
+export const ROOT = path.resolve(import.meta.dirname, "..");
+
+export interface Database {
+  url: string;
+  kind: "pglite" | "external";
+  seeded: boolean;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Applies migrations and, on a database without accounts, the demo data (dated relative to `now`). */
+export async function prepareDatabase(url: string, opts: { seed: boolean; now?: Date; log?: (m: string) => void }) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const applied = await migrate(sql);
+    if (applied.length) opts.log?.(`applied ${applied.length} migration(s)`);
+    const seeded = opts.seed ? await seedDemo(sql, opts.now ?? new Date()) : false;
+    if (seeded) opts.log?.("loaded demo data");
+    return seeded;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/** The embedded database: PGlite keeping its files in `dataDir`, served on a local port. */
+export async function startEmbeddedDatabase(dataDir: string, port?: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pgcrypto } = await import("@electric-sql/pglite/contrib/pgcrypto");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  mkdirSync(dataDir, { recursive: true });
+  const db = await PGlite.create(path.join(dataDir, "pgdata"), { extensions: { pgcrypto } });
+  const listenPort = port ?? (await freePort());
+  // One connection is pglite-socket's default; the Worker opens one per request (ARCHITECTURE.md).
+  const server = new PGLiteSocketServer({ db, port: listenPort, host: "127.0.0.1", maxConnections: 32 });
+  await server.start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${listenPort}/postgres`,
+    async stop() {
+      await server.stop().catch(() => {});
+      await db.close().catch(() => {});
+    },
+  };
+}
+
+export async function startDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  seed: boolean;
+  now?: Date;
+  log?: (m: string) => void;
+}): Promise<Database> {
+  if (opts.databaseUrl) {
+    const seeded = await prepareDatabase(opts.databaseUrl, opts);
+    return { url: opts.databaseUrl, kind: "external", seeded, stop: async () => {} };
+  }
+  const embedded = await startEmbeddedDatabase(opts.dataDir);
+  try {
+    const seeded = await prepareDatabase(embedded.url, opts);
+    return { url: embedded.url, kind: "pglite", seeded, stop: embedded.stop };
+  } catch (error) {
+    await embedded.stop();
+    throw error;
+  }
+}
+
+/** Worker variables for local serving; the session secret is made once and kept with the data. */
+export function workerVars(dataDir: string, environment: "development" | "test", extra: Record<string, string> = {}) {
+  mkdirSync(dataDir, { recursive: true });
+  const secretFile = path.join(dataDir, "session-secret");
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return {
+    ENVIRONMENT: environment,
+    SESSION_SECRET: readFileSync(secretFile, "utf8").trim(),
+    MAIL_PROVIDER: "outbox",
+    ...extra,
+  };
+}
+
+export function buildApp(log?: (m: string) => void): Promise<void> {
+  log?.("building the app (remix vite:build)...");
+  return run(path.join(ROOT, "node_modules/.bin/remix"), ["vite:build"], { quiet: true });
+}
+
+export function run(cmd: string, args: string[], opts: { quiet?: boolean } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: opts.quiet ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    child.stdout?.on("data", (d) => (output += d));
+    child.stderr?.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${output}`))));
+  });
+}
+
+export interface Worker {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Serves the built web Worker with `wrangler dev` (workerd), in its own process group so it stops whole. */
+export async function startWorker(opts: {
+  port: number;
+  databaseUrl: string;
+  vars: Record<string, string>;
+  stateDir: string;
+  quiet?: boolean;
+}): Promise<Worker> {
+  mkdirSync(opts.stateDir, { recursive: true });
+  // wrangler's local Hyperdrive insists on a password in the URL; trust-auth servers ignore it.
+  const hyperdriveUrl = new URL(opts.databaseUrl);
+  if (!hyperdriveUrl.password) hyperdriveUrl.password = "postgres";
+  const envFile = path.join(opts.stateDir, `worker-${opts.port}.env`);
+  writeFileSync(envFile, Object.entries(opts.vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
+  const child = spawn(
+    path.join(ROOT, "node_modules/.bin/wrangler"),
+    ["dev", "--port", String(opts.port), "--ip", "127.0.0.1", "--env-file", envFile, "--persist-to", opts.stateDir,
+      "--show-interactive-dev-session=false", "--log-level", opts.quiet ? "error" : "log", "--inspector-port", "0"],
+    {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", opts.quiet ? "ignore" : "inherit", opts.quiet ? "pipe" : "inherit"],
+      env: {
+        ...process.env,
+        CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: hyperdriveUrl.toString(),
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        WRANGLER_HIDE_BANNER: "true",
+        NO_UPDATE_NOTIFIER: "1",
+      },
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
+  const url = `http://127.0.0.1:${opts.port}`;
+  const stop = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise((r) => child.once("exit", r));
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {}
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    }, 3000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${stderr}`);
+    try {
+      const res = await fetch(`${url}/login`, { redirect: "manual" });
+      if (res.status < 500) return { url, process: child, stop };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer within 90 s:\n${stderr}`);
+}

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench`: serves the built app under wrangler dev on a fresh database and prints, from one run,
+ * requests per second and p50/p95 latency of server-rendered pages against a static file of the same
+ * server (as ratios), and the gzip size of the JavaScript the browser loads for a page.
+ */
+import path from "node:path";
+import os from "node:os";
+import { mkdtempSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
+import { startPostgres, createTestDatabase } from "../tests/support/pg";
+
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+
+interface Stats {
+  rps: number;
+  p50: number;
+  p95: number;
+}
+
+async function load(url: string, headers: Record<string, string> = {}): Promise<Stats> {
+  const times: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  async function lane() {
+    while (next < REQUESTS) {
+      next++;
+      const t = performance.now();
+      const res = await fetch(url, { headers, redirect: "manual" });
+      await res.arrayBuffer();
+      if (res.status >= 400) throw new Error(`${url} answered ${res.status}`);
+      times.push(performance.now() - t);
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+  const elapsed = (performance.now() - started) / 1000;
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+  return { rps: times.length / elapsed, p50: pct(50), p95: pct(95) };
+}
+
+/** gzip bytes of every script the page references (entry, route modules and their modulepreloads). */
+export async function firstLoadJs(base: string, pathname: string, headers: Record<string, string> = {}) {
+  const html = await (await fetch(base + pathname, { headers })).text();
+  const srcs = new Set<string>();
+  for (const m of html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)) srcs.add(m[1]);
+  for (const m of html.matchAll(/<script[^>]+src="([^"]+)"/g)) srcs.add(m[1]);
+  for (const m of html.matchAll(/import\("([^"]+\.js)"\)|from "([^"]+\.js)"/g)) srcs.add(m[1] ?? m[2]);
+  let raw = 0;
+  let gz = 0;
+  for (const src of srcs) {
+    const body = Buffer.from(await (await fetch(new URL(src, base))).arrayBuffer());
+    raw += body.length;
+    gz += gzipSync(body, { level: 9 }).length;
+  }
+  return { files: srcs.size, raw, gz };
+}
+
+const fmt = (s: Stats) => `${s.rps.toFixed(0).padStart(6)} req/s   p50 ${s.p50.toFixed(1).padStart(7)} ms   p95 ${s.p95.toFixed(1).padStart(7)} ms`;
+
+async function main() {
+  if (process.env.SKIP_BUILD !== "1") await buildApp((m) => console.log(m));
+  const pg = await startPostgres();
+  const databaseUrl = await createTestDatabase(pg.url);
+  await prepareDatabase(databaseUrl, { seed: true });
+  const stateDir = mkdtempSync(path.join(os.tmpdir(), "footycoach-bench-"));
+  const worker = await startWorker({ port: await freePort(), databaseUrl, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
+  try {
+    console.log(`\nFootyCoach benchmark: wrangler dev + ${pg.kind}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
+    // Warm both paths, then measure them back to back in the same run.
+    await load(`${worker.url}/favicon.svg`);
+    await load(`${worker.url}/login`);
+    const staticFile = await load(`${worker.url}/favicon.svg`);
+    const login = await load(`${worker.url}/login`);
+    console.log(`static /favicon.svg   ${fmt(staticFile)}`);
+    console.log(`SSR    /login         ${fmt(login)}`);
+    console.log(`ratio  /login p50 / static p50 = ${(login.p50 / staticFile.p50).toFixed(2)} (target <= 3)`);
+    console.log(`ratio  static rps / /login rps = ${(staticFile.rps / login.rps).toFixed(2)}`);
+    const js = await firstLoadJs(worker.url, "/login");
+    console.log(`\nfirst-load JavaScript for /login: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB)`);
+  } finally {
+    await worker.stop();
+    await pg.stop();
+  }
+  void ROOT;
+}
+
+void main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

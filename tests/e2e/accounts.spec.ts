@@ -1,0 +1,124 @@
+import { completeProfile, db, expect, logIn, newPlayer, signUp, test, uniqueEmail, uniqueName } from "./fixtures";
+
+test("sign up, the 18+ rule, profile setup and the dashboard", async ({ page }) => {
+  const email = uniqueEmail();
+  await signUp(page, email);
+  await expect(page.getByText("Welcome to FootyCoach!")).toBeVisible();
+
+  // One day short of 18 in the player's own calendar.
+  const now = new Date();
+  const tooYoung = new Date(Date.UTC(now.getUTCFullYear() - 18, now.getUTCMonth(), now.getUTCDate() + 2)).toISOString().slice(0, 10);
+  await completeProfile(page, uniqueName(), tooYoung);
+  await expect(page.getByText("You must be at least 18 years old to join FootyCoach.")).toBeVisible();
+
+  await completeProfile(page, uniqueName(), "1995-03-04");
+  await expect(page.getByRole("heading", { name: "Profile Complete!" })).toBeVisible();
+  await page.getByRole("link", { name: "Continue to Dashboard" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole("heading", { name: "Dashboard", level: 1 })).toBeVisible();
+
+  // The browser's time zone was saved with the profile.
+  const [row] = await db()`select p.time_zone from profiles p join account.accounts a on a.id = p.id where a.email = ${email}`;
+  expect(row.time_zone).toBeTruthy();
+});
+
+test("self-describe shows the text field with its counter", async ({ page }) => {
+  await signUp(page, uniqueEmail());
+  await page.getByLabel("Prefer to self-describe").check();
+  const text = page.getByPlaceholder("Your term here");
+  await text.fill("Footballer");
+  await expect(page.getByText("10 / 50")).toBeVisible();
+});
+
+test("logout ends the session and protected pages go back to /login", async ({ page, isMobile }) => {
+  await newPlayer(page);
+  await page.goto("/dashboard");
+  if (isMobile) {
+    await page.getByRole("button", { name: "More" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Logout" }).click();
+  } else {
+    await page.getByRole("navigation", { name: /main/i }).getByRole("button", { name: "Logout" }).click();
+  }
+  await expect(page).toHaveURL(/\/login$/);
+  await page.goto("/my-competitions");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmy-competitions$/);
+});
+
+test("login goes to / with a username (then the dashboard) and to /setup-profile without one", async ({ page }) => {
+  const { email } = await newPlayer(page);
+  await page.context().clearCookies();
+  await logIn(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  const bare = uniqueEmail("bare");
+  await page.context().clearCookies();
+  await signUp(page, bare);
+  await page.context().clearCookies();
+  await logIn(page, bare);
+  await expect(page).toHaveURL(/\/setup-profile$/);
+});
+
+test("after login a player returns to the page that asked for it", async ({ page }) => {
+  const { email } = await newPlayer(page);
+  await page.context().clearCookies();
+  await page.goto("/profile");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile/);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("footycoach");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole("heading", { name: "Profile Settings" })).toBeVisible();
+});
+
+test("wrong password shows the auth error", async ({ page }) => {
+  const { email } = await newPlayer(page);
+  await page.context().clearCookies();
+  await logIn(page, email, "not-the-password");
+  await expect(page.getByRole("alert")).toHaveText("Invalid login credentials");
+});
+
+test("forgot and reset password through the local outbox", async ({ page }) => {
+  const { email } = await newPlayer(page);
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot Password" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText("A password reset link has been sent to your email.")).toBeVisible();
+
+  await page.goto("/dev/outbox");
+  const mail = page.locator("li", { hasText: email }).first();
+  await expect(mail).toContainText("Reset your FootyCoach password");
+  const link = await mail.getByRole("link").first().getAttribute("href");
+  await page.goto(link!);
+
+  await page.getByLabel("New password").fill("12345");
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(page.getByText("Password must be at least 6 characters long.")).toBeVisible();
+  await page.getByLabel("New password").fill("brand-new-pass");
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText("Password updated. Please log in.")).toBeVisible();
+
+  await logIn(page, email, "brand-new-pass");
+  await expect(page).toHaveURL(/\/dashboard$/);
+});
+
+test("an unknown email gets the same forgot-password answer and no mail", async ({ page }) => {
+  const email = uniqueEmail("nobody");
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send reset link" }).click();
+  await expect(page.getByText("A password reset link has been sent to your email.")).toBeVisible();
+  const rows = await db()`select 1 from account.mail_outbox where to_email = ${email}`;
+  expect(rows.length).toBe(0);
+});
+
+test("the profile page shows the saved fields", async ({ page }) => {
+  const { username } = await newPlayer(page);
+  await page.goto("/profile");
+  await expect(page.getByText(username)).toBeVisible();
+  await expect(page.getByText("Prefer not to say")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Edit Profile" })).toHaveAttribute("href", "/setup-profile");
+  await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+});

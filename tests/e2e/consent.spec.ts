@@ -1,0 +1,62 @@
+import type { Page } from "@playwright/test";
+import { expect, logIn, newPlayer, test, db } from "./fixtures";
+import { E2E } from "./env";
+
+/** Counts requests to the (local, intercepted) analytics script URL. */
+async function watchAnalytics(page: Page) {
+  const hits: string[] = [];
+  await page.route(`${new URL(E2E.analyticsScriptUrl).origin}/**`, async (route) => {
+    hits.push(route.request().url());
+    await route.fulfill({ contentType: "text/javascript", body: "/* analytics stub */" });
+  });
+  return hits;
+}
+
+test("no analytics request before consent, and none after Decline", async ({ page }) => {
+  const hits = await watchAnalytics(page);
+  await page.goto("/login");
+  const banner = page.getByRole("region", { name: "Analytics consent" });
+  await expect(banner).toBeVisible();
+  await page.goto("/signup");
+  await page.goto("/terms");
+  expect(hits).toEqual([]);
+
+  await banner.getByRole("button", { name: "Decline" }).click();
+  await expect(banner).toBeHidden();
+  await page.reload();
+  await page.goto("/privacy");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Analytics consent" })).toBeHidden();
+  expect(hits).toEqual([]);
+  expect(await page.evaluate(() => localStorage.getItem("footycoach_analytics_consent"))).toBe("denied");
+});
+
+test("Accept loads analytics with IP anonymisation and sends page views on route changes", async ({ page }) => {
+  const hits = await watchAnalytics(page);
+  const { email } = await newPlayer(page);
+  await page.goto("/dashboard");
+  expect(hits).toEqual([]);
+  await page.getByRole("region", { name: "Analytics consent" }).getByRole("button", { name: "Accept" }).click();
+  await expect(page.getByRole("region", { name: "Analytics consent" })).toBeHidden();
+  await expect.poll(() => hits.length).toBeGreaterThan(0);
+  expect(hits[0]).toContain(`id=${E2E.measurementId}`);
+
+  const layer = () => page.evaluate(() => JSON.stringify((window as unknown as { dataLayer?: unknown[] }).dataLayer ?? []));
+  expect(await layer()).toContain("anonymize_ip");
+  await page.getByRole("link", { name: "Competitions", exact: true }).first().click();
+  await expect(page).toHaveURL(/\/competitions$/);
+  await expect.poll(async () => (await layer()).match(/page_view/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
+
+  // Signed in, the choice is also kept on the profile.
+  await expect
+    .poll(async () => (await db()`select p.analytics_consent from profiles p join account.accounts a using (id) where a.email = ${email}`)[0]?.analytics_consent)
+    .toBe(true);
+
+  // A new browser of the same player adopts the stored choice after login (no banner).
+  const other = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
+  const second = await other.newPage();
+  await logIn(second, email);
+  await expect(second).toHaveURL(/\/dashboard$/);
+  await expect(second.getByRole("region", { name: "Analytics consent" })).toBeHidden();
+  await other.close();
+});

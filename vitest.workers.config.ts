@@ -1,0 +1,33 @@
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+/**
+ * The built web Worker (workers/web + build/server from `remix vite:build`) inside workerd via
+ * miniflare. The database binding points at a closed port on purpose: these tests cover what the
+ * Worker does before or without the database, including the 503 page when it is down.
+ */
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      main: "./workers/web/index.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          ENVIRONMENT: "test",
+          SESSION_SECRET: "workers-test-secret-0123456789abcdef0123",
+          MAIL_PROVIDER: "outbox",
+        },
+        hyperdrives: { HYPERDRIVE: "postgres://postgres@127.0.0.1:9/footycoach" },
+      },
+    }),
+  ],
+  test: {
+    include: ["tests/workers/**/*.test.ts"],
+    testTimeout: 30_000,
+    deps: {
+      optimizer: {
+        ssr: { enabled: true, include: ["@remix-run/cloudflare", "@remix-run/react", "react", "react-dom/server", "isbot"] },
+      },
+    },
+  },
+});

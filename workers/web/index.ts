@@ -1,0 +1,51 @@
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
+import * as build from "../../build/server/index.js";
+import { readEnv, type Bindings } from "../../app/env.server";
+import { createDb } from "../../app/db.server";
+import { readClock } from "../../app/clock.server";
+import { lookupSessionUser } from "../../app/session.server";
+import { isCrossSiteMutation } from "../../app/lib/origin";
+import { functionsApp } from "../../functions/app";
+import type { SessionUser } from "../../app/context";
+
+const handleRemix = createRequestHandler(build as unknown as ServerBuild);
+
+const SECURITY_HEADERS: Record<string, string> = {
+  "X-Content-Type-Options": "nosniff",
+  "X-Frame-Options": "DENY",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+};
+
+export default {
+  async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
+    // Every mutation must come from our own pages: a cross-site form post is refused before any work.
+    if (isCrossSiteMutation(request)) {
+      return new Response("Cross-site request refused.", { status: 403, headers: { "Content-Type": "text/plain" } });
+    }
+    const env = readEnv(bindings);
+    const now = readClock(request, env);
+    const db = createDb(env.DATABASE_URL, now, { serializeStatements: env.DB_EMBEDDED === "1" });
+
+    const url = new URL(request.url);
+    if (url.pathname.startsWith("/functions/v1/")) {
+      return functionsApp.fetch(request, { env, db, now }, ctx);
+    }
+
+    let userPromise: Promise<SessionUser | null> | undefined;
+    const context: AppLoadContext = {
+      env,
+      db,
+      now,
+      user: () => (userPromise ??= lookupSessionUser(request, env, db)),
+      clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
+      waitUntil: (p) => ctx.waitUntil(p),
+    };
+    const response = await handleRemix(request, context);
+    const headers = new Headers(response.headers);
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
+    if (env.ENVIRONMENT === "production") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    headers.append("Server-Timing", `db;desc="statements";dur=${db.statementCount()}`);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  },
+} satisfies ExportedHandler<Bindings>;
