@@ -3,8 +3,9 @@ import { defineConfig } from "vitest/config";
 
 /**
  * The built web Worker (workers/web + build/server from `remix vite:build`) inside workerd via
- * miniflare. The database binding points at a closed port on purpose: these tests cover what the
- * Worker does before or without the database, including the 503 page when it is down.
+ * miniflare. The database binding points at a local server that refuses every connection the way
+ * PostgreSQL does while unavailable: these tests cover what the Worker does before or without the
+ * database, including the 503 page when it is down.
  */
 export default defineConfig({
   plugins: [
@@ -17,11 +18,12 @@ export default defineConfig({
           SESSION_SECRET: "workers-test-secret-0123456789abcdef0123",
           MAIL_PROVIDER: "outbox",
         },
-        hyperdrives: { HYPERDRIVE: "postgres://postgres@127.0.0.1:9/footycoach" },
+        hyperdrives: { HYPERDRIVE: "postgres://postgres:postgres@127.0.0.1:54399/footycoach" },
       },
     }),
   ],
   test: {
+    globalSetup: ["./tests/workers/database-down.ts"],
     include: ["tests/workers/**/*.test.ts"],
     testTimeout: 30_000,
     deps: {

@@ -62,8 +62,9 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
   async function run<T>(setup: (tx: Tx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
       return (await sql.begin(async (tx) => {
-        // Sent without waiting: it is pipelined ahead of the caller's first query on the same connection.
-        const ready = setup(tx);
+        // postgres.js sends a query only once it is awaited or executed: execute() puts the identity
+        // statement on the wire first, pipelined ahead of the caller's queries on the same connection.
+        const ready = setup(tx).execute();
         const result = fn(tx);
         await ready;
         return result;
@@ -90,7 +91,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     async service(fn) {
       // The embedded database (PGlite behind pglite-socket) runs every connection in one session, so
       // statements from concurrent connections may interleave unless each sits in a transaction.
-      if (opts.serializeStatements) return run((tx) => tx`select 1`, (tx) => fn(tx));
+      if (opts.serializeStatements) return run((tx) => tx`select 1`, (tx) => fn(tx as unknown as Sql));
       try {
         return await fn(sql);
       } catch (error) {

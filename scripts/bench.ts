@@ -9,6 +9,8 @@ import { mkdtempSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
 import { startPostgres, createTestDatabase } from "../tests/support/pg";
+import postgres from "postgres";
+import { seedScale } from "./db/seed-scale";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -79,6 +81,36 @@ async function main() {
     console.log(`ratio  static rps / /login rps = ${(staticFile.rps / login.rps).toFixed(2)}`);
     const js = await firstLoadJs(worker.url, "/login");
     console.log(`\nfirst-load JavaScript for /login: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB)`);
+
+    // Signed-in pages on demo data scaled up.
+    const scale = { players: 5000, competitions: 200, perPlayer: 8, demoPlayerJoins: 20 };
+    const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    const t0 = performance.now();
+    await seedScale(sql, scale);
+    const [counts] = await sql`select (select count(*) from competitions)::int as competitions, (select count(*) from profiles)::int as players,
+                                      (select count(*) from user_selections)::int as memberships`;
+    await sql.end();
+    console.log(`\nscaled demo data in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${counts.competitions} competitions, ${counts.players} players, ${counts.memberships} memberships`);
+    const signIn = await fetch(`${worker.url}/login`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: worker.url },
+      body: "email=player%40footycoach.test&password=footycoach",
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0];
+    if (!cookie.startsWith("fc_session=")) throw new Error(`login failed: ${signIn.status}`);
+    const headers = { Cookie: cookie };
+    await load(`${worker.url}/dashboard`, headers);
+    const staticAgain = await load(`${worker.url}/favicon.svg`);
+    const dashboard = await load(`${worker.url}/dashboard`, headers);
+    const competitions = await load(`${worker.url}/competitions`, headers);
+    console.log(`static /favicon.svg   ${fmt(staticAgain)}`);
+    console.log(`SSR    /dashboard     ${fmt(dashboard)}`);
+    console.log(`SSR    /competitions  ${fmt(competitions)}`);
+    console.log(`ratio  /dashboard p50 / static p50 = ${(dashboard.p50 / staticAgain.p50).toFixed(2)} (target <= 4)`);
+    console.log(`ratio  /competitions p50 / static p50 = ${(competitions.p50 / staticAgain.p50).toFixed(2)}`);
+    const djs = await firstLoadJs(worker.url, "/dashboard", headers);
+    console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
   } finally {
     await worker.stop();
     await pg.stop();

@@ -1,15 +1,224 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useNavigate, useNavigation, useRouteError } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { StatusPage } from "~/components/StatusPage";
+import { z } from "zod";
+import { ConfirmDialog } from "~/components/ConfirmDialog";
+import { FixtureList } from "~/components/FixtureList";
+import {
+  getTeamSelectionPage,
+  groupFixtures,
+  isCompetitionId,
+  safeTimeZone,
+  saveTeamSelection,
+  selectionRefusalReason,
+} from "~/models/selections.server";
+import { requireUser } from "~/session.server";
+import { redirectWithToast } from "~/toast.server";
+import css from "~/styles/selection.css?url";
 
-export const meta: MetaFunction = () => [{ title: "Team Selection | FootyCoach" }];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
-// This page's content lands with its own issue; until then it shows only its heading.
-export default function Page() {
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },
+];
+
+function notFound(): never {
+  throw new Response("Competition not found", { status: 404, statusText: "Competition not found" });
+}
+
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(request, context);
+  if (!isCompetitionId(params.competitionId)) notFound();
+  const page = await getTeamSelectionPage(context.db, user.id, params.competitionId);
+  if (!page) notFound();
+  const url = new URL(request.url);
+  const timeZone = safeTimeZone(user.timeZone);
+  const member = page.membership;
+  const eliminated = member?.status === "eliminated";
+  const canPick = !!member && member.status === "active" && page.competition.status === "active" && !page.closed;
+  const selectable = canPick ? page.eligibleTeams.filter((t) => t !== page.currentSelection) : [];
+  const confirm = url.searchParams.get("confirm");
+  return {
+    competition: page.competition,
+    currentSelection: page.currentSelection,
+    closed: page.closed,
+    eliminated,
+    isMember: !!member,
+    selectable,
+    groups: groupFixtures(page.fixtures, timeZone),
+    // The no-JavaScript confirm step: only for a team the player may pick now.
+    confirmTeam: confirm && selectable.includes(confirm) ? confirm : null,
+    reason: selectionRefusalReason(url.searchParams.get("error")),
+  };
+}
+
+const SelectSchema = z.object({
+  intent: z.literal("select"),
+  team: z.string().trim().min(1).max(60),
+});
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  if (!isCompetitionId(params.competitionId)) notFound();
+  const id = params.competitionId;
+  const here = `/select-team/${id}`;
+  const form = await request.formData();
+  const parsed = SelectSchema.safeParse({ intent: form.get("intent"), team: form.get("team") ?? "" });
+  if (!parsed.success) return data({ message: "Failed to save team selection." }, { status: 400 });
+
+  let code: string;
+  try {
+    code = await saveTeamSelection(context.db, user.id, id, parsed.data.team);
+  } catch (error) {
+    // Never a stack trace: the player gets the error toast and can try again.
+    console.error("save_team_selection failed:", (error as Error)?.message ?? error);
+    code = "error";
+  }
+  if (code === "saved") {
+    return redirectWithToast(context.env, here, { type: "success", message: "Team selection saved successfully!" });
+  }
+  return redirectWithToast(context.env, `${here}?error=${encodeURIComponent(code)}`, {
+    type: "error",
+    message: "Failed to save team selection.",
+  });
+}
+
+export default function TeamSelectionPage() {
+  const d = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>() as { message?: string } | undefined;
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState<string | null>(null);
+  // Fresh loader data (after the save's redirect, the "reload") closes the dialog.
+  useEffect(() => setPending(null), [d]);
+  const here = `/select-team/${d.competition.id}`;
+  const confirmTeam = pending ?? d.confirmTeam;
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "select";
+
+  const cancel = () => {
+    setPending(null);
+    if (d.confirmTeam) navigate(here, { replace: true, preventScrollReset: true });
+  };
+
   return (
-    <div className="container">
+    <div className="container selection-page">
       <header className="page-header">
-        <h1>Team Selection</h1>
+        <div>
+          <h1>Team Selection - {d.competition.name}</h1>
+          <dl className="kv selection-summary">
+            <dt>Current Match Day</dt>
+            <dd>{d.competition.currentMatchDay}</dd>
+            <dt>Current Selection</dt>
+            <dd data-testid="current-selection">{d.currentSelection ?? "--"}</dd>
+          </dl>
+        </div>
+        <div className="actions">
+          {d.eliminated ? (
+            <span className="badge badge-danger">Eliminated</span>
+          ) : d.closed ? (
+            <span className="badge badge-muted">Selection Closed</span>
+          ) : null}
+          <Link className="btn btn-secondary" to={`/competition/${d.competition.id}`}>
+            View Competition
+          </Link>
+        </div>
       </header>
-      <p className="empty-state">This page is coming soon.</p>
+
+      {navigation.state === "loading" ? (
+        <p className="loading" role="status">
+          Loading...
+        </p>
+      ) : null}
+
+      {d.reason || actionData?.message ? (
+        <div className="alert alert-error" role="alert">
+          {d.reason ?? actionData?.message}
+        </div>
+      ) : null}
+
+      {!d.isMember ? (
+        <div className="card notice">
+          <p>You are not registered for this competition. Register on the competition page to pick a team.</p>
+          <Link className="btn btn-primary" to={`/competition/${d.competition.id}`}>
+            View Competition
+          </Link>
+        </div>
+      ) : null}
+
+      <section className="card" aria-labelledby="fixtures-heading">
+        <h2 id="fixtures-heading">Match Day {d.competition.currentMatchDay} Fixtures</h2>
+        <Form method="get" preventScrollReset replace>
+          <FixtureList
+            groups={d.groups}
+            renderTeam={(team) => {
+              const selected = team === d.currentSelection;
+              const enabled = d.selectable.includes(team);
+              return (
+                <button
+                  type="submit"
+                  name="confirm"
+                  value={team}
+                  className={`btn team-button${selected ? " is-selected" : ""}`}
+                  aria-pressed={selected}
+                  disabled={!enabled}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    setPending(team);
+                  }}
+                >
+                  {team}
+                </button>
+              );
+            }}
+          />
+        </Form>
+      </section>
+
+      {confirmTeam ? (
+        <ConfirmDialog
+          title="Confirm Your Selection"
+          onCancel={cancel}
+          actions={
+            <>
+              <Link
+                className="btn btn-secondary"
+                to={here}
+                replace
+                preventScrollReset
+                onClick={(event) => {
+                  event.preventDefault();
+                  cancel();
+                }}
+              >
+                Cancel
+              </Link>
+              <Form method="post" action={here}>
+                <input type="hidden" name="intent" value="select" />
+                <input type="hidden" name="team" value={confirmTeam} />
+                <button className="btn btn-primary" type="submit" disabled={saving}>
+                  {saving ? "Saving..." : "Yes"}
+                </button>
+              </Form>
+            </>
+          }
+        >
+          <p>
+            Do you want to select <strong>{confirmTeam}</strong> for Match Day {d.competition.currentMatchDay}?
+          </p>
+        </ConfirmDialog>
+      ) : null}
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <StatusPage status={404} title="Competition not found" message="This competition does not exist or is no longer available." linkTo="/competitions" linkLabel="Browse Competitions" />;
+  }
+  if (isRouteErrorResponse(error) && error.status === 503) {
+    return <StatusPage status={503} title="Temporarily unavailable" message="FootyCoach is temporarily unavailable. Please try again in a few minutes." />;
+  }
+  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
 }

@@ -310,7 +310,7 @@ describe("competitions", () => {
 });
 
 describe("memberships", () => {
-  it("lets players read memberships and join or leave only as themselves", async () => {
+  it("lets players read memberships but not insert or delete them directly (join_competition does)", async () => {
     const rows = await asUser(db.sql, ids.carol, (tx) => tx`select user_id from public.user_selections where competition_id = ${privateCompetitionId}`);
     expect(rows.length).toBe(2);
     const forOther = await errorCode(
@@ -321,13 +321,15 @@ describe("memberships", () => {
     expect(forOther).toBe("42501");
     const removeOther = await asUser(db.sql, ids.carol, (tx) => tx`delete from public.user_selections where user_id = ${ids.alice}`);
     expect(removeOther.count).toBe(0);
-    const join = await asUser(db.sql, ids.bob, (tx) => tx`
+    // Since 20261122200200_create_join_competition.sql players join and leave only through
+    // public.join_competition / public.unregister_competition (tests/db/game-join.test.ts).
+    const join = await errorCode(asUser(db.sql, ids.bob, (tx) => tx`
       insert into public.user_selections (user_id, competition_id, league, season, match_day)
-      values (${ids.bob}, ${publicCompetitionId}, 'ignored', 'ignored', 1) returning league`);
-    expect(join[0].league).toBe(LEAGUE); // copied from the competition
-    const leave = await asUser(db.sql, ids.bob, (tx) => tx`
-      delete from public.user_selections where user_id = ${ids.bob} and competition_id = ${publicCompetitionId}`);
-    expect(leave.count).toBe(1);
+      values (${ids.bob}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`));
+    expect(join).toBe("42501");
+    const leave = await asUser(db.sql, ids.alice, (tx) => tx`
+      delete from public.user_selections where user_id = ${ids.alice} and competition_id = ${privateCompetitionId}`);
+    expect(leave.count).toBe(0);
   });
 });
 

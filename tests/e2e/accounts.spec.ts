@@ -117,8 +117,9 @@ test("an unknown email gets the same forgot-password answer and no mail", async 
 test("the profile page shows the saved fields", async ({ page }) => {
   const { username } = await newPlayer(page);
   await page.goto("/profile");
-  await expect(page.getByText(username)).toBeVisible();
-  await expect(page.getByText("Prefer not to say")).toBeVisible();
+  const main = page.getByRole("main");
+  await expect(main.getByText(username)).toBeVisible();
+  await expect(main.getByText("Prefer not to say")).toBeVisible();
   await expect(page.getByRole("link", { name: "Edit Profile" })).toHaveAttribute("href", "/setup-profile");
   await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
 });

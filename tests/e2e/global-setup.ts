@@ -16,7 +16,7 @@ export default async function globalSetup() {
     port: Number(process.env.E2E_PORT),
     databaseUrl,
     stateDir,
-    quiet: true,
+    quiet: !process.env.E2E_VERBOSE,
     vars: workerVars(stateDir, "test", {
       TEST_CLOCK: "enabled",
       GA_MEASUREMENT_ID: E2E.measurementId,

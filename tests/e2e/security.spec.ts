@@ -59,9 +59,11 @@ test("a cross-site POST is refused with 403 and changes nothing", async ({ reque
   expect(same.status()).toBe(302);
 });
 
-test("login is throttled after 10 failures in 15 minutes, per account", async ({ request }) => {
+test("login is throttled after 10 failures in 15 minutes, per account", async ({ playwright }) => {
   const email = uniqueEmail("throttle");
-  await signUpHttp(request, email);
+  await signUpHttp(await playwright.request.newContext({ baseURL: test.info().project.use.baseURL }), email);
+  // A client without a session: a signed-in one would be sent away from /login.
+  const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
   for (let i = 0; i < 10; i++) {
     // A different client address each time: the per-account counter alone must trip.
     expect((await login(request, email, `wrong-${i}`, `10.1.${i}.${Math.floor(Math.random() * 250)}`)).status()).toBe(401);
@@ -70,14 +72,15 @@ test("login is throttled after 10 failures in 15 minutes, per account", async ({
   expect(blocked.status()).toBe(429);
   expect(await blocked.text()).toContain("Too many attempts. Please wait 15 minutes and try again.");
 
-  // 15 minutes later (the app's clock moved) the account can log in again.
+  // 15 minutes later (the app's clock moved) the account can log in again. Plain fetch: no cookie jar.
   const later = new Date(Date.now() + 16 * 60_000).toISOString();
-  const ok = await request.post("/login", {
-    form: { email, password: "footycoach" },
-    maxRedirects: 0,
-    headers: { Cookie: `fc_test_now=${later}`, "CF-Connecting-IP": "10.2.0.2" },
+  const ok = await fetch(`${test.info().project.use.baseURL}/login`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: `fc_test_now=${later}`, "CF-Connecting-IP": "10.2.0.2" },
+    body: new URLSearchParams({ email, password: "footycoach" }),
   });
-  expect(ok.status()).toBe(302);
+  expect(ok.status).toBe(302);
 });
 
 test("a reset token works once and ends the account's other sessions", async ({ request }) => {

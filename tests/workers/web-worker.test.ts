@@ -1,3 +1,4 @@
+/// <reference types="@cloudflare/vitest-pool-workers/types" />
 import { SELF } from "cloudflare:test";
 import { createCookie } from "@remix-run/cloudflare";
 import { describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ describe("the web Worker in workerd", () => {
   it("refuses a cross-site POST with 403", async () => {
     const res = await SELF.fetch(`${BASE}/login`, {
       method: "POST",
-      headers: { Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Host: "footycoach.test", Origin: "https://evil.example", "Content-Type": "application/x-www-form-urlencoded" },
       body: "email=a%40b.co&password=secret1",
     });
     expect(res.status).toBe(403);
@@ -38,7 +39,7 @@ describe("the web Worker in workerd", () => {
   it("answers bad login input with 400 and the message, without touching the database", async () => {
     const res = await SELF.fetch(`${BASE}/login`, {
       method: "POST",
-      headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { Host: "footycoach.test", Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" },
       body: "email=&password=",
     });
     expect(res.status).toBe(400);

@@ -1,0 +1,57 @@
+import type { ReactNode } from "react";
+
+export interface FixtureItem {
+  id: string;
+  time: string;
+  homeTeam: string;
+  awayTeam: string;
+  homeScore: number | null;
+  awayScore: number | null;
+  status: string;
+}
+
+export interface FixtureGroupItem {
+  date: string;
+  fixtures: FixtureItem[];
+}
+
+interface Props {
+  groups: FixtureGroupItem[];
+  /** Renders a team cell (e.g. a selection button); plain text by default. */
+  renderTeam?: (team: string, side: "home" | "away", fixture: FixtureItem) => ReactNode;
+  emptyText?: string;
+}
+
+/** Fixtures grouped by kickoff date (labels formatted on the server in the player's zone): home, time or score, away. */
+export function FixtureList({ groups, renderTeam, emptyText = "No fixtures available for this match day." }: Props) {
+  if (groups.length === 0) return <p className="empty-state">{emptyText}</p>;
+  const team = (name: string, side: "home" | "away", f: FixtureItem) => (renderTeam ? renderTeam(name, side, f) : <span>{name}</span>);
+  return (
+    <div className="fixture-list">
+      {groups.map((group) => (
+        <section key={group.date} className="fixture-group" aria-label={group.date}>
+          <h3 className="fixture-date">{group.date}</h3>
+          <ul className="list-plain">
+            {group.fixtures.map((f) => (
+              <li key={f.id} className="fixture">
+                <div className="home">{team(f.homeTeam, "home", f)}</div>
+                <div className="score">
+                  {f.status === "complete" && f.homeScore !== null ? (
+                    <span>
+                      {f.homeScore} - {f.awayScore}
+                    </span>
+                  ) : f.status === "postponed" ? (
+                    <span className="badge badge-muted">Postponed</span>
+                  ) : (
+                    <time>{f.time}</time>
+                  )}
+                </div>
+                <div className="away">{team(f.awayTeam, "away", f)}</div>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </div>
+  );
+}

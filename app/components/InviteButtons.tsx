@@ -1,0 +1,65 @@
+import { useEffect, useRef, useState } from "react";
+
+interface Props {
+  competitionName: string;
+  registrationKey: string;
+  /** Absolute URL of the competitions page. */
+  competitionsUrl: string;
+}
+
+/** The share text of a private competition: the key and a link to the competitions page (spec part 1 §2). */
+export function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
+  return `Join my private FootyCoach competition "${competitionName}"! Use the registration key ${registrationKey} at ${competitionsUrl}`;
+}
+
+/** Invite by email, WhatsApp, Facebook and Twitter; Instagram has no share link, so its text is copied. */
+export function InviteButtons(props: Props) {
+  const text = inviteText(props);
+  const encoded = encodeURIComponent(text);
+  const [feedback, setFeedback] = useState<string | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  async function copyForInstagram() {
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(text);
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    setFeedback(ok ? "Copied for Instagram!" : "Failed to copy");
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setFeedback(null), 1500);
+  }
+
+  const label = (network: string) => `Invite to ${props.competitionName} by ${network}`;
+  return (
+    <div className="invite-buttons">
+      <a className="btn btn-secondary btn-sm" aria-label={label("email")} href={`mailto:?subject=${encodeURIComponent("Join my FootyCoach competition")}&body=${encoded}`}>
+        Email
+      </a>
+      <a className="btn btn-secondary btn-sm" aria-label={label("WhatsApp")} href={`https://wa.me/?text=${encoded}`} target="_blank" rel="noopener noreferrer">
+        WhatsApp
+      </a>
+      <a
+        className="btn btn-secondary btn-sm"
+        aria-label={label("Facebook")}
+        href={`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(props.competitionsUrl)}&quote=${encoded}`}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
+        Facebook
+      </a>
+      <a className="btn btn-secondary btn-sm" aria-label={label("Twitter")} href={`https://twitter.com/intent/tweet?text=${encoded}`} target="_blank" rel="noopener noreferrer">
+        Twitter
+      </a>
+      <button type="button" className="btn btn-secondary btn-sm" aria-label={label("Instagram (copies the text)")} onClick={copyForInstagram}>
+        Instagram
+      </button>
+      <span className="copy-feedback" role="status" aria-live="polite">
+        {feedback ?? ""}
+      </span>
+    </div>
+  );
+}

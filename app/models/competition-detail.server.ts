@@ -1,0 +1,293 @@
+import postgres from "postgres";
+import type { Db } from "~/db.server";
+import { FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
+
+export const PLAYERS_PAGE_SIZE = 10;
+export const STANDINGS_SIZE = 10;
+
+export interface CompetitionInfo {
+  id: string;
+  name: string;
+  type: "season" | "knockout";
+  league: string;
+  season: string;
+  status: string;
+  registrationStatus: string;
+  visibility: string;
+  prize: string;
+  currentMatchDay: number;
+  startMatchDay: number;
+  playerCount: number;
+  createdBy: string | null;
+  createdByUsername: string | null;
+  knockoutWinnerUsername: string | null;
+  deadline: string | null;
+}
+
+export interface PlayerRow {
+  userId: string;
+  username: string;
+  membershipStatus: string;
+  joinedMatchDay: number | null;
+  knockedOutOn: number | null;
+  currentSelection: string | null;
+  selectionHidden: boolean;
+  hasSelection: boolean;
+}
+
+export interface SeasonStanding {
+  userId: string;
+  username: string;
+  rank: number | null;
+  wins: number;
+  draws: number;
+  losses: number;
+  goalsFor: number;
+  goalsAgainst: number;
+  points: number;
+}
+
+export interface KnockoutStanding {
+  userId: string;
+  username: string;
+  status: string;
+  knockedOutOn: number | null;
+  currentSelection: string | null;
+  selectionHidden: boolean;
+}
+
+export interface MySelection {
+  matchDay: number;
+  team: string;
+  createdAt: string | null;
+  fixture: FixtureRow;
+}
+
+export interface CompetitionDetail {
+  competition: CompetitionInfo;
+  closed: boolean;
+  membership: { status: string; knockedOutOn: number | null; joinedMatchDay: number } | null;
+  currentSelection: string | null;
+  mySelections: MySelection[];
+  players: PlayerRow[];
+  seasonStandings: SeasonStanding[];
+  knockoutStandings: KnockoutStanding[];
+  fixtures: FixtureRow[];
+  /** Every member with their (RLS-visible) current pick: only for the creator and admins, else empty. */
+  manageRows: PlayerRow[];
+  canManage: boolean;
+}
+
+const num = (v: unknown) => (v == null ? 0 : Number(v));
+const numOrNull = (v: unknown) => (v == null ? null : Number(v));
+
+function playerRow(r: Record<string, unknown>): PlayerRow {
+  return {
+    userId: String(r.user_id),
+    username: String(r.username ?? ""),
+    membershipStatus: String(r.membership_status ?? "active"),
+    joinedMatchDay: numOrNull(r.joined_match_day),
+    knockedOutOn: numOrNull(r.knocked_out_on),
+    currentSelection: (r.current_selection as string | null) ?? null,
+    selectionHidden: Boolean(r.selection_hidden),
+    hasSelection: Boolean(r.has_selection),
+  };
+}
+
+/**
+ * The competition detail page in ONE transaction as the player: every query below is independent (each
+ * joins the competition row itself) and they are issued together, so the whole page costs BEGIN, one
+ * pipelined batch and COMMIT, whatever the number of players. Other players' current picks come only through
+ * RLS-guarded tables and security_invoker views, so they stay hidden before the deadline.
+ */
+export async function getCompetitionDetail(
+  db: Db,
+  user: { id: string; role: string },
+  competitionId: string,
+  playersPage: number,
+): Promise<CompetitionDetail | null> {
+  const me = user.id;
+  const isAdmin = user.role === "admin";
+  const offset = (Math.max(1, playersPage) - 1) * PLAYERS_PAGE_SIZE;
+  const now = db.now;
+  return db.asUser(me, async (tx) => {
+    // db.asUser sends its claims statement only when it is awaited, after this callback's first await has
+    // already sent our queries (postgres.js queries are lazy): yield once so the claims go first and RLS applies.
+    await null;
+    const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
+      await Promise.all([
+        tx`
+          select c.id, c.name, c.type, c.league, c.season, c.status, c.registration_status as "registrationStatus",
+                 c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
+                 c.player_count as "playerCount", c.created_by as "createdBy",
+                 creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
+                 public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
+            from public.competitions c
+            left join public.player_names creator on creator.id = c.created_by
+            left join public.player_names winner on winner.id = c.knockout_winner
+           where c.id = ${competitionId} and c.type in ('season', 'knockout')`,
+        tx`
+          select us.status, us.knocked_out_on as "knockedOutOn", us.match_day as "joinedMatchDay"
+            from public.user_selections us
+           where us.competition_id = ${competitionId} and us.user_id = ${me}`,
+        tx`
+          select ts.selected_team as team
+            from public.team_selections ts
+            join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
+           where ts.competition_id = ${competitionId} and ts.user_id = ${me}`,
+        tx.unsafe(
+          `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
+             from public.team_selections ts
+             join public.fixtures f on f.id = ts.fixture_id
+            where ts.competition_id = $1 and ts.user_id = $2
+            order by ts.created_at, ts.match_day`,
+          [competitionId, me],
+        ),
+        tx`
+          select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on
+            from public.user_competition_stats_view v
+           where v.competition_id = ${competitionId}
+           order by lower(v.username), v.user_id
+           limit ${PLAYERS_PAGE_SIZE} offset ${offset}`,
+        tx`
+          select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
+            from public.user_competition_stats_view v
+           where v.competition_id = ${competitionId} and v.competition_type = 'season'
+           order by v.rank nulls last, lower(v.username), v.user_id
+           limit ${STANDINGS_SIZE}`,
+        tx`
+          select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
+            from public.knockout_leaderboard_view k
+            join public.competitions c on c.id = k.competition_id and c.type = 'knockout'
+           where k.competition_id = ${competitionId}
+           order by k.position
+           limit ${STANDINGS_SIZE}`,
+        tx.unsafe(
+          `select ${FIXTURE_COLUMNS}
+             from public.fixtures f
+             join public.competitions c
+               on c.league = f.league and c.season = f.season and f.match_day = c.current_match_day
+            where c.id = $1
+            order by f.kickoff_time, f.id`,
+          [competitionId],
+        ),
+        tx`
+          select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on,
+                 v.current_selection, v.selection_hidden, v.has_selection
+            from public.user_competition_stats_view v
+            join public.competitions c on c.id = v.competition_id
+           where v.competition_id = ${competitionId} and (c.created_by = ${me} or ${isAdmin})
+           order by lower(v.username), v.user_id`,
+      ]);
+
+    const c = competitionRows[0];
+    if (!c) return null;
+    const deadline = toIso(c.deadline);
+    const competition: CompetitionInfo = {
+      id: String(c.id),
+      name: String(c.name),
+      type: c.type === "season" ? "season" : "knockout",
+      league: String(c.league),
+      season: String(c.season),
+      status: String(c.status),
+      registrationStatus: String(c.registrationStatus),
+      visibility: String(c.visibility),
+      prize: (c.prize as string | null) || "Bragging Rights!",
+      currentMatchDay: num(c.currentMatchDay),
+      startMatchDay: num(c.startMatchDay),
+      playerCount: num(c.playerCount),
+      createdBy: (c.createdBy as string | null) ?? null,
+      createdByUsername: (c.createdByUsername as string | null) ?? null,
+      knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
+      deadline,
+    };
+    const m = membershipRows[0];
+    return {
+      competition,
+      closed: deadline !== null && new Date(deadline).getTime() <= now.getTime(),
+      membership: m
+        ? { status: String(m.status), knockedOutOn: numOrNull(m.knockedOutOn), joinedMatchDay: num(m.joinedMatchDay) }
+        : null,
+      currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
+      mySelections: historyRows.map((r) => ({
+        matchDay: num(r.matchDay),
+        team: String(r.team),
+        createdAt: toIso(r.createdAt),
+        fixture: normaliseFixtures([r])[0],
+      })),
+      players: playerRows.map(playerRow),
+      seasonStandings: seasonRows.map((r) => ({
+        userId: String(r.user_id),
+        username: String(r.username ?? ""),
+        rank: numOrNull(r.rank),
+        wins: num(r.wins),
+        draws: num(r.draws),
+        losses: num(r.losses),
+        goalsFor: num(r.goals_for),
+        goalsAgainst: num(r.goals_against),
+        points: num(r.points),
+      })),
+      knockoutStandings: knockoutRows.map((r) => ({
+        userId: String(r.user_id),
+        username: String(r.username ?? ""),
+        status: String(r.status ?? ""),
+        knockedOutOn: numOrNull(r.knocked_out_on),
+        currentSelection: (r.current_selection as string | null) ?? null,
+        selectionHidden: Boolean(r.selection_hidden),
+      })),
+      fixtures: normaliseFixtures(fixtureRows),
+      manageRows: manageRows.map(playerRow),
+      canManage: isAdmin || (competition.createdBy !== null && competition.createdBy === me),
+    };
+  });
+}
+
+/**
+ * The champion of an inactive competition (game rules): season = the top-ranked player; knockout = the stored
+ * knockout_winner, else the first player whose status is Winner or Still In, else the first ranked.
+ */
+export function championOf(detail: CompetitionDetail): string | null {
+  const { competition } = detail;
+  if (competition.status !== "inactive") return null;
+  if (competition.type === "season") return detail.seasonStandings[0]?.username ?? null;
+  if (competition.knockoutWinnerUsername) return competition.knockoutWinnerUsername;
+  const standing =
+    detail.knockoutStandings.find((s) => s.status === "Winner") ??
+    detail.knockoutStandings.find((s) => s.status === "Still In" || s.status === "active") ??
+    detail.knockoutStandings[0];
+  return standing?.username ?? null;
+}
+
+export type SetSelectionCode = "saved" | "not_found" | "forbidden" | "not_registered" | "no_fixture";
+
+/** The creator's (or an admin's) pick for a player on the current match day; the database checks who may do it. */
+export async function setPlayerSelection(
+  db: Db,
+  actorId: string,
+  competitionId: string,
+  playerId: string,
+  team: string,
+): Promise<SetSelectionCode> {
+  try {
+    const rows = await db.asUser(
+      actorId,
+      (tx) => tx`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`,
+    );
+    return String(rows[0]?.code ?? "not_found") as SetSelectionCode;
+  } catch (error) {
+    // The pick's own check (team must play that match day) raises check_violation.
+    if (error instanceof postgres.PostgresError && error.code === "23514") return "no_fixture";
+    throw error;
+  }
+}
+
+export function setSelectionMessage(code: SetSelectionCode | "error"): { type: "success" | "error"; message: string } {
+  switch (code) {
+    case "saved":
+      return { type: "success", message: "Selection updated successfully." };
+    case "no_fixture":
+      return { type: "error", message: "No fixture found for selected team on this matchday." };
+    default:
+      return { type: "error", message: "Failed to update selection." };
+  }
+}

@@ -1,0 +1,431 @@
+import postgres from "postgres";
+import { z } from "zod";
+import type { Db, Tx } from "~/db.server";
+import { deadlineOf } from "~/lib/countdown";
+
+/*
+ * Competitions list, My Competitions, joining / unregistering and private competition creation.
+ * Every query runs as the player (db.asUser) so row-level security applies; the rules themselves
+ * (registration window, key check, membership) live in the SQL functions join_competition,
+ * unregister_competition and create_private_competition.
+ */
+
+export const PAGE_SIZE = 9;
+
+import {
+  COMPETITION_STATUS_OPTIONS,
+  CREATE_LEAGUES,
+  CREATE_SEASONS,
+  LEAGUE_OPTIONS,
+  PLAYER_CREATE_DEFAULTS,
+  REGISTRATION_OPTIONS,
+  SEASON_OPTIONS,
+  TYPE_OPTIONS,
+  USER_STATUS_OPTIONS,
+  VISIBILITY_OPTIONS,
+} from "~/lib/competition-options";
+
+export * from "~/lib/competition-options";
+
+/** A value from the URL only when it is one of the allowed ones ("" = all). */
+function pick<T extends string>(value: string | null, allowed: readonly T[]): T | "" {
+  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : "";
+}
+const values = <T extends { value: string }>(list: readonly T[]) => list.map((o) => o.value) as T["value"][];
+
+// ---------- competitions list ----------
+
+export interface ListFilters {
+  type: string;
+  league: string;
+  season: string;
+  /** Registration status; never "all" (the spec offers Open, Closed, Completed). */
+  registration: string;
+  visibility: string;
+}
+
+export function listFiltersFrom(url: URL): ListFilters {
+  const q = url.searchParams;
+  return {
+    type: pick(q.get("type"), values(TYPE_OPTIONS)),
+    league: pick(q.get("league"), LEAGUE_OPTIONS),
+    season: pick(q.get("season"), SEASON_OPTIONS),
+    registration: pick(q.get("registration"), values(REGISTRATION_OPTIONS)) || "open",
+    visibility: pick(q.get("visibility"), values(VISIBILITY_OPTIONS)),
+  };
+}
+
+export interface CompetitionCardData {
+  id: string;
+  name: string;
+  type: string;
+  league: string;
+  season: string;
+  visibility: "public" | "private";
+  registrationStatus: string;
+  playerCount: number;
+  /** Registration closes at the start match day's selection deadline (first kickoff - 1 h); null = TBA. */
+  deadline: string | null;
+  joined: boolean;
+}
+
+export interface CompetitionListPage {
+  competitions: CompetitionCardData[];
+  total: number;
+  page: number;
+  pageCount: number;
+  /** The just-created competition (no-JS result view), only for its creator. */
+  created: { id: string; name: string; registrationKey: string } | null;
+  /** The competition whose key dialog is open (?join=<id>), if it is private. */
+  joinTarget: { id: string; name: string } | null;
+}
+
+const uuid = z.uuid();
+export const isUuid = (v: unknown): v is string => uuid.safeParse(v).success;
+
+/**
+ * Lets Db.asUser send its identity statement (set_config of the claims and role) before this function's
+ * queries. postgres.js sends a query only once it is awaited, and asUser awaits its setup statement after
+ * calling us: queries started synchronously (Promise.all at the top of an async callback) would otherwise
+ * go first and run without the player's identity, outside row-level security. Harmless once app/db.server.ts
+ * executes the setup eagerly.
+ */
+const afterIdentity = () => Promise.resolve();
+
+function listWhere(tx: Tx, f: ListFilters) {
+  return tx`
+    c.type <> 'scout'
+    and c.registration_status = ${f.registration}
+    ${f.type ? tx`and c.type = ${f.type}` : tx``}
+    ${f.league ? tx`and c.league = ${f.league}` : tx``}
+    ${f.season ? tx`and c.season = ${f.season}` : tx``}
+    ${f.visibility ? tx`and c.visibility = ${f.visibility}` : tx``}`;
+}
+
+interface ListRow {
+  id: string;
+  name: string;
+  type: string;
+  league: string;
+  season: string;
+  visibility: "public" | "private";
+  registration_status: string;
+  player_count: number;
+  first_kickoff_time: Date | string | null;
+  joined: boolean;
+}
+
+/**
+ * One page of the competitions list (scout never listed, start_date ascending), its total, the joined
+ * flag per card, and the optional created / key-dialog competitions: all in one transaction, the
+ * statements pipelined.
+ */
+export async function listCompetitions(
+  db: Db,
+  userId: string,
+  filters: ListFilters,
+  requestedPage: number,
+  opts: { createdId?: string | null; joinId?: string | null } = {},
+): Promise<CompetitionListPage> {
+  return db.asUser(userId, async (tx) => {
+    await afterIdentity();
+    const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
+    const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
+    const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
+    const [countRows, rows, createdRows, joinRows] = await Promise.all([
+      tx<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(tx, filters)}`,
+      tx<ListRow[]>`
+        select c.id, c.name, c.type, c.league, c.season, c.visibility, c.registration_status, c.player_count,
+               c.first_kickoff_time,
+               exists (select 1 from public.user_selections us
+                        where us.competition_id = c.id and us.user_id = ${userId}) as joined
+          from public.competitions c
+         where ${listWhere(tx, filters)}
+         order by c.start_date asc, c.name asc, c.id asc
+         limit ${PAGE_SIZE} offset ${offset}`,
+      createdId
+        ? tx<{ id: string; name: string; key: string | null }[]>`
+            select c.id, c.name, public.competition_registration_key(c.id) as key
+              from public.competitions c where c.id = ${createdId} and c.created_by = ${userId}`
+        : Promise.resolve([]),
+      joinId
+        ? tx<{ id: string; name: string }[]>`
+            select c.id, c.name from public.competitions c
+             where c.id = ${joinId} and c.visibility = 'private' and c.type <> 'scout'`
+        : Promise.resolve([]),
+    ]);
+    const total = countRows[0]?.total ?? 0;
+    const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
+    const created = createdRows[0]?.key ? { id: createdRows[0].id, name: createdRows[0].name, registrationKey: createdRows[0].key } : null;
+    return {
+      competitions: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        league: r.league,
+        season: r.season,
+        visibility: r.visibility,
+        registrationStatus: r.registration_status,
+        playerCount: r.player_count ?? 0,
+        deadline: deadlineOf(r.first_kickoff_time)?.toISOString() ?? null,
+        joined: r.joined,
+      })),
+      total,
+      page: Math.max(1, requestedPage),
+      pageCount,
+      created,
+      joinTarget: joinRows[0] ?? null,
+    };
+  });
+}
+
+// ---------- My Competitions ----------
+
+export interface MyFilters {
+  type: string;
+  league: string;
+  season: string;
+  userStatus: string;
+  competitionStatus: string;
+}
+
+/** The first visit (no filter in the URL) shows active competitions; "all" is an explicit empty value. */
+export function myFiltersFrom(url: URL): MyFilters {
+  const q = url.searchParams;
+  const untouched = !["type", "league", "season", "status", "competitionStatus"].some((k) => q.has(k));
+  return {
+    type: pick(q.get("type"), values(TYPE_OPTIONS)),
+    league: pick(q.get("league"), LEAGUE_OPTIONS),
+    season: pick(q.get("season"), SEASON_OPTIONS),
+    userStatus: pick(q.get("status"), values(USER_STATUS_OPTIONS)),
+    competitionStatus: untouched ? "active" : pick(q.get("competitionStatus"), values(COMPETITION_STATUS_OPTIONS)),
+  };
+}
+
+export interface MyCompetitionCard {
+  id: string;
+  name: string;
+  type: string;
+  league: string;
+  season: string;
+  matchDay: number | null;
+  hasSelection: boolean;
+  currentSelection: string | null;
+  selectionClosed: boolean;
+  eliminated: boolean;
+  membershipStatus: string;
+}
+
+export interface MyCompetitionsPage {
+  competitions: MyCompetitionCard[];
+  total: number;
+  page: number;
+  pageCount: number;
+  /** True when the player has no active (non-scout) competition at all. */
+  noActive: boolean;
+}
+
+interface MyRow {
+  competition_id: string;
+  competition: string | null;
+  competition_type: string;
+  league: string;
+  season: string;
+  current_match_day: number | null;
+  joined_match_day: number | null;
+  has_selection: boolean | null;
+  current_selection: string | null;
+  selection_status: string | null;
+  membership_status: string | null;
+  selection_closed: boolean | null;
+}
+
+export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
+  return db.asUser(userId, async (tx) => {
+    await afterIdentity();
+    const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
+    const where = tx`
+      v.user_id = ${userId} and v.competition_type <> 'scout'
+      ${f.type ? tx`and v.competition_type = ${f.type}` : tx``}
+      ${f.league ? tx`and v.league = ${f.league}` : tx``}
+      ${f.season ? tx`and v.season = ${f.season}` : tx``}
+      ${f.userStatus ? tx`and v.membership_status = ${f.userStatus}` : tx``}
+      ${f.competitionStatus ? tx`and v.competition_status = ${f.competitionStatus}` : tx``}`;
+    const [counts, rows] = await Promise.all([
+      tx<{ total: number; active: number }[]>`
+        select count(*) filter (where ${where})::int as total,
+               count(*) filter (where v.competition_status = 'active')::int as active
+          from public.user_competition_stats_view v
+         where v.user_id = ${userId} and v.competition_type <> 'scout'`,
+      tx<MyRow[]>`
+        select v.competition_id, v.competition, v.competition_type, v.league, v.season, v.current_match_day,
+               v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status,
+               (v.selection_deadline is not null and v.selection_deadline <= public.app_now()) as selection_closed
+          from public.user_competition_stats_view v
+         where ${where}
+         order by v.competition_status asc, v.competition asc, v.competition_id asc
+         limit ${PAGE_SIZE} offset ${offset}`,
+    ]);
+    const total = counts[0]?.total ?? 0;
+    return {
+      competitions: rows.map((r) => ({
+        id: r.competition_id,
+        name: r.competition?.trim() ? r.competition : "Unnamed Competition",
+        type: r.competition_type,
+        league: r.league,
+        season: r.season,
+        matchDay: r.current_match_day ?? r.joined_match_day ?? null,
+        hasSelection: Boolean(r.has_selection),
+        currentSelection: r.current_selection,
+        selectionClosed: Boolean(r.selection_closed) || r.selection_status === "closed",
+        eliminated: r.competition_type === "knockout" && (r.membership_status === "eliminated" || r.selection_status === "eliminated"),
+        membershipStatus: r.membership_status ?? "active",
+      })),
+      total,
+      page: Math.max(1, requestedPage),
+      pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      noActive: (counts[0]?.active ?? 0) === 0,
+    };
+  });
+}
+
+// ---------- joining and unregistering ----------
+
+export type JoinCode =
+  | "joined"
+  | "already_joined"
+  | "not_found"
+  | "registration_closed"
+  | "no_username"
+  | "invalid_key"
+  | "not_signed_in";
+export type UnregisterCode = "unregistered" | "not_registered" | "registration_closed" | "not_signed_in";
+export type Toastish = { type: "info" | "success" | "error"; message: string };
+
+/** A short, safe text of a database failure (never a stack trace). */
+function shortMessage(error: unknown): string {
+  const message = error instanceof postgres.PostgresError ? error.message : "";
+  const line = message.split("\n")[0]?.trim() ?? "";
+  return line && line.length <= 160 ? line : "An unexpected error occurred.";
+}
+
+export type JoinResult = { code: JoinCode } | { code: "error"; message: string };
+
+/** join_competition under RLS; the key (private ones) is compared by the database after trimming. */
+export async function joinCompetition(db: Db, userId: string, competitionId: string, key?: string | null): Promise<JoinResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`);
+    return { code: rows[0]!.code };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("join_competition failed:", (error as Error)?.message);
+    return { code: "error", message: shortMessage(error) };
+  }
+}
+
+export type UnregisterResult = { code: UnregisterCode } | { code: "error"; message: string };
+
+export async function unregisterCompetition(db: Db, userId: string, competitionId: string): Promise<UnregisterResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`);
+    return { code: rows[0]!.code };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("unregister_competition failed:", (error as Error)?.message);
+    return { code: "error", message: shortMessage(error) };
+  }
+}
+
+/** The one home of the join messages (spec part 1 §8); no_username is handled by a redirect instead. */
+export function joinMessage(codeOrResult: JoinCode | JoinResult): Toastish {
+  const result: JoinResult = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
+  switch (result.code) {
+    case "joined":
+      return { type: "success", message: "Successfully joined competition!" };
+    case "already_joined":
+      return { type: "info", message: "You have already joined this competition!" };
+    case "invalid_key":
+      return { type: "error", message: "Invalid registration key. Please check and try again." };
+    case "registration_closed":
+      return { type: "error", message: "Failed to join competition: Registration is closed." };
+    case "not_found":
+      return { type: "error", message: "Competition not found" };
+    case "not_signed_in":
+      return { type: "info", message: "Please log in first!" };
+    case "no_username":
+      return { type: "info", message: "Please complete your profile first." };
+    case "error":
+      return { type: "error", message: `Failed to join competition: ${result.message}` };
+  }
+}
+
+export function unregisterMessage(codeOrResult: UnregisterCode | UnregisterResult): Toastish {
+  const result: UnregisterResult = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
+  switch (result.code) {
+    case "unregistered":
+      return { type: "success", message: "You have been unregistered." };
+    case "registration_closed":
+      return { type: "error", message: "Failed to unregister: Registration is closed." };
+    case "not_registered":
+      return { type: "error", message: "Failed to unregister: You are not registered for this competition." };
+    case "not_signed_in":
+      return { type: "info", message: "You must be logged in." };
+    case "error":
+      return { type: "error", message: `Failed to unregister: ${result.message}` };
+  }
+}
+
+// ---------- private competition creation ----------
+
+const REQUIRED = "Please fill in all required fields.";
+const MATCH_DAY = "Start Match Day must be a positive whole number.";
+const START_DATE = "Start date must be today or a future date.";
+
+/** The creation form (section 5); `today` is the player's calendar date (YYYY-MM-DD). */
+export function createPrivateSchema(today: string, isAdmin: boolean) {
+  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
+  return z
+    .object({
+      name: required.max(100, "Competition name must be at most 100 characters."),
+      type: isAdmin ? z.enum(["knockout", "season"], { error: REQUIRED }) : z.any(),
+      league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
+      season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
+      startDate: required.regex(/^\d{4}-\d{2}-\d{2}$/, REQUIRED).refine((d) => d >= today, START_DATE),
+      startMatchDay: required.regex(/^\d+$/, MATCH_DAY).transform(Number).refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
+    })
+    .transform((v) => ({
+      name: v.name,
+      type: isAdmin ? (v.type as string) : PLAYER_CREATE_DEFAULTS.type,
+      league: isAdmin ? (v.league as string) : PLAYER_CREATE_DEFAULTS.league,
+      season: isAdmin ? (v.season as string) : PLAYER_CREATE_DEFAULTS.season,
+      startDate: v.startDate,
+      startMatchDay: v.startMatchDay,
+    }));
+}
+export type CreatePrivateInput = z.output<ReturnType<typeof createPrivateSchema>>;
+
+export type CreateResult =
+  | { ok: true; id: string; name: string; registrationKey: string }
+  | { ok: false; type: "info" | "error"; message: string };
+
+export async function createPrivateCompetition(db: Db, userId: string, input: CreatePrivateInput): Promise<CreateResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx<{ id: string; registration_key: string }[]>`
+        select id, registration_key from public.create_private_competition(
+          ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date, ${input.startMatchDay}::int)`);
+    const row = rows[0];
+    if (!row) return { ok: false, type: "error", message: "Failed to create private competition" };
+    return { ok: true, id: row.id, name: input.name, registrationKey: row.registration_key };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (error instanceof postgres.PostgresError) {
+      if (error.code === "P0001") return { ok: false, type: "info", message: error.message };
+      if (error.code === "23505") return { ok: false, type: "info", message: "A competition with this name and type already exists." };
+    }
+    console.error("create_private_competition failed:", (error as Error)?.message);
+    return { ok: false, type: "error", message: "Failed to create private competition" };
+  }
+}

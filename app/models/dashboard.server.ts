@@ -1,0 +1,127 @@
+import type { Db } from "~/db.server";
+
+export interface UpcomingCompetition {
+  id: string;
+  name: string;
+  type: "season" | "knockout";
+  league: string;
+  visibility: "public" | "private";
+  playerCount: number;
+  /** Registration closes at the start match day's deadline. */
+  registrationDeadline: string | null;
+}
+
+export interface RegisteredCompetition {
+  id: string;
+  name: string;
+  type: "season" | "knockout";
+  competitionStatus: "active" | "inactive";
+  membershipStatus: "active" | "completed" | "eliminated";
+  rank: number | null;
+  wins: number;
+  draws: number;
+  losses: number;
+  goalsFor: number;
+  goalsAgainst: number;
+  points: number;
+  currentSelection: string | null;
+  selectionStatus: "active" | "eliminated" | "closed";
+  selectionDeadline: string | null;
+}
+
+export interface PrivateCompetition {
+  id: string;
+  name: string;
+  playerCount: number;
+  status: "active" | "inactive";
+  registrationStatus: "open" | "closed" | "completed";
+  registrationKey: string | null;
+}
+
+export interface Dashboard {
+  upcoming: UpcomingCompetition[];
+  registered: RegisteredCompetition[];
+  privateCompetitions: PrivateCompetition[];
+}
+
+const UPCOMING_LIMIT = 30;
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
+
+/**
+ * Everything the dashboard shows, in one transaction whose three queries are sent together (one
+ * pipelined round trip between BEGIN and COMMIT), whatever the number of competitions.
+ */
+export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
+  return db.asUser(userId, async (tx) => {
+    const [upcoming, registered, privates] = await Promise.all([
+      tx`
+        select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
+               c.first_kickoff_time - interval '1 hour' as registration_deadline
+          from public.competitions c
+         where c.registration_status = 'open' and c.type <> 'scout' and c.status = 'active'
+         order by c.start_date, c.first_kickoff_time nulls last, c.name
+         limit ${UPCOMING_LIMIT}`,
+      tx`
+        select competition_id, competition, competition_type, competition_status, membership_status, rank,
+               wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,
+               selection_deadline
+          from public.user_competition_stats_view
+         where user_id = ${userId} and competition_type <> 'scout'
+         order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
+      tx`
+        select c.id, c.name, c.player_count, c.status, c.registration_status,
+               public.competition_registration_key(c.id) as registration_key
+          from public.competitions c
+         where c.created_by = ${userId} and c.visibility = 'private'
+         order by c.created_at desc`,
+    ]);
+    return {
+      upcoming: upcoming.map((r) => ({
+        id: r.id,
+        name: r.name,
+        type: r.type,
+        league: r.league,
+        visibility: r.visibility,
+        playerCount: r.player_count ?? 0,
+        registrationDeadline: iso(r.registration_deadline),
+      })),
+      registered: registered.map((r) => ({
+        id: r.competition_id,
+        name: r.competition,
+        type: r.competition_type,
+        competitionStatus: r.competition_status,
+        membershipStatus: r.membership_status,
+        rank: r.rank,
+        wins: r.wins ?? 0,
+        draws: r.draws ?? 0,
+        losses: r.losses ?? 0,
+        goalsFor: r.goals_for ?? 0,
+        goalsAgainst: r.goals_against ?? 0,
+        points: r.points ?? 0,
+        currentSelection: r.current_selection,
+        selectionStatus: r.selection_status,
+        selectionDeadline: iso(r.selection_deadline),
+      })),
+      privateCompetitions: privates.map((r) => ({
+        id: r.id,
+        name: r.name,
+        playerCount: r.player_count ?? 0,
+        status: r.status,
+        registrationStatus: r.registration_status,
+        registrationKey: r.registration_key,
+      })),
+    };
+  });
+}
+
+export type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
+
+/** What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). */
+export function selectionAction(row: RegisteredCompetition, now: Date): SelectionAction {
+  if (row.membershipStatus === "eliminated" || row.selectionStatus === "eliminated") return { kind: "badge", label: "Eliminated" };
+  if (row.competitionStatus !== "active" || row.membershipStatus === "completed") return { kind: "badge", label: "Closed" };
+  if (!row.selectionDeadline || new Date(row.selectionDeadline) <= now || row.selectionStatus === "closed") {
+    return { kind: "badge", label: "Selection Closed" };
+  }
+  return { kind: row.currentSelection ? "edit" : "select" };
+}

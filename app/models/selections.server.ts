@@ -1,0 +1,178 @@
+import type { Db } from "~/db.server";
+
+/** Competition ids are UUIDs; anything else is "Competition not found" without asking the database. */
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function isCompetitionId(value: string | undefined | null): value is string {
+  return typeof value === "string" && UUID_RE.test(value);
+}
+
+export interface FixtureRow {
+  id: string;
+  kickoffTime: string | null;
+  homeTeam: string;
+  awayTeam: string;
+  homeScore: number | null;
+  awayScore: number | null;
+  status: string;
+}
+
+/** Fixtures grouped by kickoff date in the player's zone, with date and time labels formatted on the server. */
+export interface FixtureGroup {
+  date: string;
+  fixtures: (FixtureRow & { time: string })[];
+}
+
+export function safeTimeZone(zone: string | null | undefined): string {
+  if (!zone) return "UTC";
+  try {
+    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
+}
+
+export function formatKickoff(iso: string | Date | null, timeZone: string): string {
+  if (!iso) return "TBA";
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(new Date(iso));
+}
+
+export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGroup[] {
+  const dateFmt = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  const timeFmt = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" });
+  const groups: FixtureGroup[] = [];
+  for (const row of rows) {
+    const date = row.kickoffTime ? dateFmt.format(new Date(row.kickoffTime)) : "Unknown Date";
+    const time = row.kickoffTime ? timeFmt.format(new Date(row.kickoffTime)) : "TBA";
+    let group = groups.find((g) => g.date === date);
+    if (!group) groups.push((group = { date, fixtures: [] }));
+    group.fixtures.push({ ...row, time });
+  }
+  return groups;
+}
+
+/** Columns of a fixture row (postgres.js returns timestamptz as Date; normalised to ISO strings below). */
+export const FIXTURE_COLUMNS = `f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
+  f.home_score as "homeScore", f.away_score as "awayScore", f.status`;
+
+export function toIso(value: unknown): string | null {
+  if (value == null) return null;
+  const d = value instanceof Date ? value : new Date(String(value));
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+export function normaliseFixtures(rows: readonly Record<string, unknown>[]): FixtureRow[] {
+  return rows.map((r) => ({
+    id: String(r.id),
+    kickoffTime: toIso(r.kickoffTime),
+    homeTeam: String(r.homeTeam),
+    awayTeam: String(r.awayTeam),
+    homeScore: (r.homeScore as number | null) ?? null,
+    awayScore: (r.awayScore as number | null) ?? null,
+    status: String(r.status),
+  }));
+}
+
+export interface TeamSelectionPage {
+  competition: { id: string; name: string; type: string; status: string; currentMatchDay: number };
+  deadline: string | null;
+  closed: boolean;
+  membership: { status: string; knockedOutOn: number | null } | null;
+  currentSelection: string | null;
+  eligibleTeams: string[];
+  fixtures: FixtureRow[];
+}
+
+/**
+ * Everything the team selection page shows, in one transaction as the player (RLS applies): the
+ * independent queries are issued together so they travel in one pipelined batch.
+ */
+export async function getTeamSelectionPage(db: Db, userId: string, competitionId: string): Promise<TeamSelectionPage | null> {
+  const now = db.now;
+  return db.asUser(userId, async (tx) => {
+    // db.asUser sends its claims statement only when it is awaited, after this callback's first await has
+    // already sent our queries (postgres.js queries are lazy): yield once so the claims go first and RLS applies.
+    await null;
+    const [competitionRows, fixtureRows, membershipRows, pickRows, eligibleRows] = await Promise.all([
+      tx`
+        select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",
+               public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
+          from public.competitions c
+         where c.id = ${competitionId} and c.type <> 'scout'`,
+      tx.unsafe(
+        `select ${FIXTURE_COLUMNS}
+           from public.fixtures f
+           join public.competitions c
+             on c.league = f.league and c.season = f.season and f.match_day = c.current_match_day
+          where c.id = $1
+          order by f.kickoff_time, f.id`,
+        [competitionId],
+      ),
+      tx`
+        select us.status, us.knocked_out_on as "knockedOutOn"
+          from public.user_selections us
+         where us.competition_id = ${competitionId} and us.user_id = ${userId}`,
+      tx`
+        select ts.selected_team as team
+          from public.team_selections ts
+          join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
+         where ts.competition_id = ${competitionId} and ts.user_id = ${userId}`,
+      tx`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
+    ]);
+    const c = competitionRows[0];
+    if (!c) return null;
+    const deadline = toIso(c.deadline);
+    return {
+      competition: {
+        id: String(c.id),
+        name: String(c.name),
+        type: String(c.type),
+        status: String(c.status),
+        currentMatchDay: Number(c.currentMatchDay),
+      },
+      deadline,
+      closed: deadline !== null && new Date(deadline).getTime() <= now.getTime(),
+      membership: membershipRows[0]
+        ? { status: String(membershipRows[0].status), knockedOutOn: (membershipRows[0].knockedOutOn as number | null) ?? null }
+        : null,
+      currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
+      eligibleTeams: eligibleRows.map((r) => String(r.team)),
+      fixtures: normaliseFixtures(fixtureRows),
+    };
+  });
+}
+
+export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";
+
+/** Saves (inserts or replaces) the player's pick for the current match day; the database applies every rule. */
+export async function saveTeamSelection(db: Db, userId: string, competitionId: string, team: string): Promise<SaveSelectionCode> {
+  const rows = await db.asUser(userId, (tx) => tx`select public.save_team_selection(${competitionId}, ${team}) as code`);
+  return String(rows[0]?.code ?? "not_found") as SaveSelectionCode;
+}
+
+/** The inline reason shown under the error toast when a pick is refused. */
+export function selectionRefusalReason(code: string | null | undefined): string | null {
+  switch (code) {
+    case "selection_closed":
+      return "Selection is closed for this match day.";
+    case "not_eligible":
+      return "That team is not available to you for this match day.";
+    case "eliminated":
+      return "You have been eliminated from this competition.";
+    case "not_registered":
+      return "You are not registered for this competition.";
+    case "not_found":
+      return "Competition not found";
+    case "error":
+      return "Something went wrong while saving. Please try again.";
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The server's data path (app/db.server.ts) against a real database: a player's transaction must run under
+ * row-level security from its very first statement, with the request's clock, whatever the callback does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "~/db.server";
+import { useTestDatabase } from "../support/pg";
+
+let db: Awaited<ReturnType<typeof useTestDatabase>>;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  db = await useTestDatabase();
+  const [a] = await db.sql`insert into account.accounts (email, password_hash) values ('alice@db.test', 'x') returning id`;
+  const [b] = await db.sql`insert into account.accounts (email, password_hash) values ('bob@db.test', 'x') returning id`;
+  alice = a.id;
+  bob = b.id;
+  await db.sql`insert into public.profiles (id, username, date_of_birth, gender) values (${alice}, 'AliceDb', '1990-01-01', 'female'), (${bob}, 'BobDb', '1990-01-01', 'male')`;
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe("createDb", () => {
+  it("asUser runs the callback's first awaited query as the player, under RLS", async () => {
+    const server = createDb(db.url, new Date("2030-01-01T00:00:00Z"));
+    const seen = await server.asUser(alice, async (tx) => {
+      const [who] = await tx`select auth.uid() as uid, current_user as role, public.app_now() as now`;
+      const others = await tx`select id from public.profiles where id = ${bob}`;
+      return { who, others: others.length };
+    });
+    expect(seen.who.uid).toBe(alice);
+    expect(seen.who.role).toBe("authenticated");
+    expect(new Date(seen.who.now).toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    expect(seen.others).toBe(0);
+  });
+
+  it("asService sets the request clock before the first query", async () => {
+    const server = createDb(db.url, new Date("2031-05-06T07:08:09Z"));
+    const now = await server.asService(async (tx) => (await tx`select public.app_now() as now`)[0].now);
+    expect(new Date(now).toISOString()).toBe("2031-05-06T07:08:09.000Z");
+  });
+
+  it("counts the statements it sends", async () => {
+    const server = createDb(db.url, new Date());
+    await server.asUser(alice, async (tx) => Promise.all([tx`select 1`, tx`select 2`]));
+    // BEGIN, the identity statement, two queries, COMMIT.
+    expect(server.statementCount()).toBe(5);
+  });
+});

@@ -1,0 +1,244 @@
+import { db, expect, logIn, newPlayer, setClock, test, uniqueName } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+const LEAGUE = "Premier League";
+const SEASON = "2025/26";
+
+async function currentMatchDay() {
+  const [row] = await db()<{ match_day: number; first_kickoff_time: Date }[]>`
+    select match_day, first_kickoff_time from public.matchdays
+     where league = ${LEAGUE} and season = ${SEASON} and first_kickoff_time > now()
+     order by match_day limit 1`;
+  return { matchDay: row.match_day, firstKickoff: new Date(row.first_kickoff_time) };
+}
+
+async function fixturesOf(matchDay: number) {
+  return db()<{ id: string; home_team: string; away_team: string }[]>`
+    select id::text, home_team, away_team from public.fixtures
+     where league = ${LEAGUE} and season = ${SEASON} and match_day = ${matchDay}
+     order by kickoff_time, id`;
+}
+
+async function userId(username: string): Promise<string> {
+  const [row] = await db()<{ id: string }[]>`select id from public.player_names where username = ${username}`;
+  return row.id;
+}
+
+/** Demo players other than the two demo accounts (members for arranged competitions). */
+async function demoPlayers(n: number) {
+  return db()<{ id: string; username: string }[]>`
+    select p.id, p.username from public.profiles p
+     where p.email like '%@footycoach.test' and p.email not in ('player@footycoach.test', 'admin@footycoach.test')
+     order by p.username limit ${n}`;
+}
+
+async function createCompetition(opts: {
+  type?: "knockout" | "season";
+  createdBy?: string | null;
+  status?: "active" | "inactive";
+  registrationStatus?: "open" | "closed" | "completed";
+  knockoutWinner?: string | null;
+  members?: string[];
+}) {
+  const { matchDay } = await currentMatchDay();
+  const [c] = await db()<{ id: string; name: string }[]>`
+    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day,
+                                     status, registration_status, created_by, knockout_winner)
+    values (${uniqueName("Detail ")}, ${opts.type ?? "knockout"}, ${LEAGUE}, ${SEASON}, current_date, ${matchDay}, ${matchDay},
+            ${opts.status ?? "active"}, ${opts.registrationStatus ?? "open"}, ${opts.createdBy ?? null}, ${opts.knockoutWinner ?? null})
+    returning id, name`;
+  for (const uid of opts.members ?? []) {
+    await db()`insert into public.user_selections (user_id, competition_id, match_day) values (${uid}, ${c.id}, ${matchDay})`;
+  }
+  return { ...c, matchDay };
+}
+
+async function openTab(page: Page, isMobile: boolean, label: string) {
+  if (isMobile) await page.getByLabel("Section", { exact: true }).selectOption({ label });
+  else await page.getByRole("navigation", { name: "Competition sections" }).getByRole("link", { name: label }).click();
+}
+
+test("tabs live in the URL; My Selections and Manage Selections only when allowed", async ({ page, isMobile }) => {
+  await newPlayer(page);
+  const [c] = await db()<{ id: string }[]>`select id from public.competitions where name = 'Premier League Season Challenge'`;
+  await page.goto(`/competition/${c.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Premier League Season Challenge" })).toBeVisible();
+  await expect(page.getByText("Created By")).toBeVisible();
+  await expect(page.getByText("DemoAdmin").first()).toBeVisible();
+
+  await openTab(page, isMobile, "Details");
+  await expect(page).toHaveURL(/tab=details/);
+  const details = page.getByRole("region", { name: "Details" });
+  await expect(details.getByText("League", { exact: true })).toBeVisible();
+  await expect(details.getByText("Premier League", { exact: true })).toBeVisible();
+  await expect(details.getByText("2025/26", { exact: true })).toBeVisible();
+
+  await openTab(page, isMobile, "Prizes");
+  await expect(page).toHaveURL(/tab=prizes/);
+  await expect(page.getByText("Season champion's trophy")).toBeVisible();
+
+  // Not a member, not the creator: neither tab exists, and asking for them by URL shows the Overview.
+  await expect(page.getByRole("link", { name: "My Selections" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Manage Selections" })).toHaveCount(0);
+  await page.goto(`/competition/${c.id}?tab=manage-selections`);
+  await expect(page.getByText("Created By")).toBeVisible();
+
+  // Standings (season: ranks and points) with a View All link, registered players paged by 10, fixtures.
+  const standings = page.getByRole("region", { name: "Competition Standings" });
+  await expect(standings.getByRole("link", { name: "View All" })).toHaveAttribute("href", `/season-leaderboard/${c.id}`);
+  await expect(standings.getByText("1st").first()).toBeVisible();
+  const players = page.getByRole("region", { name: "Registered Players" });
+  await expect(players.locator("tbody tr")).toHaveCount(10);
+  await expect(players.getByText(/Page 1 of \d/)).toBeVisible();
+  await players.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/playersPage=2/);
+  await expect(page.getByRole("region", { name: /Fixtures - Match Day/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: "How to play" })).toBeVisible();
+
+  expect((await page.goto("/competition/00000000-0000-4000-8000-000000000000"))?.status()).toBe(404);
+  await expect(page.getByText("Competition not found")).toBeVisible();
+  expect((await page.goto("/competition/nope"))?.status()).toBe(404);
+});
+
+test("register and unregister from the detail page", async ({ page, isMobile }) => {
+  await newPlayer(page);
+  const c = await createCompetition({ registrationStatus: "open" });
+  await page.goto(`/competition/${c.id}`);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("Successfully joined competition!")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Select Team" })).toBeVisible();
+  await openTab(page, isMobile, "My Selections");
+  await expect(page).toHaveURL(/tab=my-selections/);
+  await expect(page.getByText("You have not selected a team yet.")).toBeVisible();
+
+  await openTab(page, isMobile, "Overview");
+  await page.getByRole("button", { name: "Unregister" }).click();
+  await expect(page.getByText("You have been unregistered.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
+  const rows = await db()`select 1 from public.user_selections where competition_id = ${c.id}`;
+  expect(rows.length).toBe(0);
+});
+
+test("private competition: register with the registration key", async ({ page }) => {
+  await newPlayer(page);
+  const c = await createCompetition({ registrationStatus: "open" });
+  await db()`update public.competitions set visibility = 'private' where id = ${c.id}`;
+  const [{ registration_key: key }] = await db()`select registration_key from public.competitions where id = ${c.id}`;
+  await page.goto(`/competition/${c.id}`);
+  await page.getByLabel("Registration Key").fill("WRONGKEY");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("Invalid registration key. Please check and try again.")).toBeVisible();
+  await page.getByLabel("Registration Key").fill(`  ${key} `);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page.getByText("Successfully joined competition!")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Unregister" })).toBeVisible();
+});
+
+test("the creator sets a player's pick in Manage Selections; others may not", async ({ page, browser, isMobile }) => {
+  const creator = await newPlayer(page);
+  const [member] = await demoPlayers(1);
+  const c = await createCompetition({ createdBy: await userId(creator.username), members: [member.id] });
+  const [fixture] = await fixturesOf(c.matchDay);
+
+  await page.goto(`/competition/${c.id}`);
+  await openTab(page, isMobile, "Manage Selections");
+  await expect(page).toHaveURL(/tab=manage-selections/);
+  await page.getByLabel("Player", { exact: true }).selectOption({ label: member.username });
+  await page.getByLabel("Team", { exact: true }).selectOption({ label: fixture.home_team });
+  await page.getByRole("button", { name: "Update Selection" }).click();
+  await expect(page.getByText("Selection updated successfully.")).toBeVisible();
+  const [saved] = await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
+  expect(saved.selected_team).toBe(fixture.home_team);
+  expect(saved.set_by).toBe(await userId(creator.username));
+
+  // Another player does not see the tab, and a crafted POST is refused by the server.
+  const other = await browser.newContext({ ...(isMobile ? { viewport: { width: 393, height: 851 } } : {}) });
+  const otherPage = await other.newPage();
+  await logIn(otherPage, "player@footycoach.test");
+  await expect(otherPage).toHaveURL(/\/dashboard/);
+  await otherPage.goto(`/competition/${c.id}`);
+  await expect(otherPage.getByRole("link", { name: "Manage Selections" })).toHaveCount(0);
+  const [, second] = await fixturesOf(c.matchDay);
+  const response = await otherPage.request.post(`/competition/${c.id}`, {
+    form: { intent: "set-selection", userId: member.id, team: second.away_team },
+    headers: { Origin: new URL(otherPage.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  await otherPage.goto(response.headers()["location"]);
+  await expect(otherPage.getByText("Failed to update selection.")).toBeVisible();
+  const [unchanged] = await db()`select selected_team from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
+  expect(unchanged.selected_team).toBe(fixture.home_team);
+  await other.close();
+});
+
+test("another player's pick stays hidden in the standings until the deadline", async ({ page, context }) => {
+  const viewer = await newPlayer(page);
+  const [picker] = await demoPlayers(1);
+  const c = await createCompetition({ members: [picker.id, await userId(viewer.username)] });
+  const [fixture] = await fixturesOf(c.matchDay);
+  await db()`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
+             values (${picker.id}, ${c.id}, ${c.matchDay}, ${fixture.id}, ${fixture.home_team}, 'home_win')`;
+
+  const pickerRow = () => page.getByRole("region", { name: "Competition Standings" }).getByRole("row").filter({ hasText: picker.username });
+  await page.goto(`/competition/${c.id}`);
+  await expect(pickerRow()).toContainText("Hidden");
+  await expect(pickerRow()).not.toContainText(fixture.home_team);
+
+  const { firstKickoff } = await currentMatchDay();
+  await setClock(context, new Date(firstKickoff.getTime() - 60 * 60 * 1000 + 60 * 1000));
+  await page.goto(`/competition/${c.id}`);
+  await expect(pickerRow()).toContainText(fixture.home_team);
+  await expect(page.getByText("Selection Closed")).toBeVisible();
+});
+
+test("champion banner for an inactive knockout with a winner", async ({ page }) => {
+  await newPlayer(page);
+  const [winner, runnerUp] = await demoPlayers(2);
+  const c = await createCompetition({
+    status: "inactive",
+    registrationStatus: "completed",
+    knockoutWinner: winner.id,
+    members: [winner.id, runnerUp.id],
+  });
+  await page.goto(`/competition/${c.id}`);
+  const banner = page.getByRole("region", { name: "Champion" });
+  await expect(banner).toContainText(`Champion: ${winner.username}`);
+  await expect(banner).toContainText("Congratulations");
+  await expect(page.getByRole("button", { name: "Register" })).toHaveCount(0);
+});
+
+test("the loader's database work does not grow with the number of players", async ({ page }) => {
+  await newPlayer(page);
+  const small = await createCompetition({ members: (await demoPlayers(2)).map((p) => p.id) });
+  // 40 members: the demo players plus accounts made here.
+  const demo = await demoPlayers(40);
+  const extra: string[] = [];
+  for (let i = demo.length; i < 40; i++) {
+    const email = `${uniqueName("rt")}@example.test`;
+    const [a] = await db()<{ id: string }[]>`
+      insert into account.accounts (email, password_hash) values (${email}, 'not-a-login') returning id`;
+    await db()`insert into public.profiles (id, email, username, date_of_birth, gender)
+               values (${a.id}, ${email}, ${uniqueName("rt")}, '1990-01-01', 'prefer-not-to-say')`;
+    extra.push(a.id);
+  }
+  const large = await createCompetition({ members: [...demo.map((p) => p.id), ...extra] });
+  const [{ n }] = await db()`select count(*)::int as n from public.user_selections where competition_id = ${large.id}`;
+  expect(n).toBe(40);
+
+  const statements = async (id: string) => {
+    const response = await page.request.get(`/competition/${id}`);
+    expect(response.status()).toBe(200);
+    const timing = response.headers()["server-timing"] ?? "";
+    const match = /db;desc="statements";dur=(\d+)/.exec(timing);
+    expect(match, `Server-Timing: ${timing}`).not.toBeNull();
+    return Number(match![1]);
+  };
+  const a = await statements(small.id);
+  const b = await statements(large.id);
+  console.log(`[competition-detail] statements per page: 2 members ${a}, 40 members ${b}`);
+  expect(b).toBe(a);
+  // statementCount() counts statements, not round trips: session lookup (1) + BEGIN, the claims statement and
+  // the page's 9 queries sent together in one pipelined batch, COMMIT (11) = 13 seen; no query per player.
+  expect(a).toBeLessThanOrEqual(13);
+});

@@ -1,0 +1,160 @@
+import { db, expect, newPlayer, setClock, test, uniqueName } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+const LEAGUE = "Premier League";
+const SEASON = "2025/26";
+
+/** The demo data's current match day: the first one whose first kickoff is still ahead. */
+async function currentMatchDay() {
+  const [row] = await db()<{ match_day: number; first_kickoff_time: Date }[]>`
+    select match_day, first_kickoff_time from public.matchdays
+     where league = ${LEAGUE} and season = ${SEASON} and first_kickoff_time > now()
+     order by match_day limit 1`;
+  return { matchDay: row.match_day, firstKickoff: new Date(row.first_kickoff_time) };
+}
+
+async function fixturesOf(matchDay: number) {
+  return db()<{ id: string; home_team: string; away_team: string }[]>`
+    select id::text, home_team, away_team from public.fixtures
+     where league = ${LEAGUE} and season = ${SEASON} and match_day = ${matchDay}
+     order by kickoff_time, id`;
+}
+
+async function userId(username: string): Promise<string> {
+  const [row] = await db()<{ id: string }[]>`select id from public.player_names where username = ${username}`;
+  return row.id;
+}
+
+/** A knockout competition of our own (tests change its state), with the player as a member. */
+async function knockoutWithMember(username: string, opts: { startMatchDay?: number } = {}) {
+  const { matchDay } = await currentMatchDay();
+  const uid = await userId(username);
+  const [c] = await db()<{ id: string }[]>`
+    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day,
+                                     registration_status, created_by)
+    values (${uniqueName("KO ")}, 'knockout', ${LEAGUE}, ${SEASON}, current_date, ${opts.startMatchDay ?? matchDay},
+            ${matchDay}, 'open', ${uid})
+    returning id`;
+  await db()`insert into public.user_selections (user_id, competition_id, match_day)
+             values (${uid}, ${c.id}, ${opts.startMatchDay ?? matchDay})`;
+  return { id: c.id, uid, matchDay };
+}
+
+function teamButton(page: Page, team: string) {
+  return page.getByRole("main").getByRole("button", { name: team, exact: true });
+}
+
+async function pick(page: Page, team: string) {
+  await teamButton(page, team).click();
+  const dialog = page.getByRole("dialog", { name: "Confirm Your Selection" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText(team);
+  await dialog.getByRole("button", { name: "Yes" }).click();
+  await expect(page.getByText("Team selection saved successfully!")).toBeVisible();
+  await expect(page.getByTestId("current-selection")).toHaveText(team);
+}
+
+test("pick a team through the confirm dialog, then change it", async ({ page }) => {
+  const { username } = await newPlayer(page);
+  const { id, matchDay } = await knockoutWithMember(username);
+  const [first, second] = await fixturesOf(matchDay);
+
+  await page.goto(`/select-team/${id}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Team Selection - KO /);
+  await expect(page.getByTestId("current-selection")).toHaveText("--");
+  await expect(page.getByRole("link", { name: "View Competition" }).first()).toBeVisible();
+
+  // Cancel closes the dialog without saving (Escape too).
+  await teamButton(page, first.home_team).click();
+  await page.getByRole("dialog").getByRole("link", { name: "Cancel" }).click();
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await teamButton(page, first.home_team).click();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await expect(page.getByTestId("current-selection")).toHaveText("--");
+
+  await pick(page, first.home_team);
+  await expect(teamButton(page, first.home_team)).toBeDisabled();
+  await expect(teamButton(page, first.home_team)).toHaveAttribute("aria-pressed", "true");
+
+  await pick(page, second.away_team);
+  await expect(teamButton(page, first.home_team)).toBeEnabled();
+  await expect(teamButton(page, first.home_team)).toHaveAttribute("aria-pressed", "false");
+  await expect(teamButton(page, second.away_team)).toBeDisabled();
+
+  const rows = await db()`select selected_team from public.team_selections where competition_id = ${id}`;
+  expect(rows.map((r) => r.selected_team)).toEqual([second.away_team]);
+});
+
+test("knockout: a team picked on an earlier match day is disabled", async ({ page }) => {
+  const { username } = await newPlayer(page);
+  const { matchDay } = await currentMatchDay();
+  const { id, uid } = await knockoutWithMember(username, { startMatchDay: matchDay - 1 });
+  const [earlier] = await fixturesOf(matchDay - 1);
+  await db()`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
+             values (${uid}, ${id}, ${matchDay - 1}, ${earlier.id}, ${earlier.home_team}, 'home_win')`;
+  const current = await fixturesOf(matchDay);
+  const other = current.flatMap((f) => [f.home_team, f.away_team]).find((t) => t !== earlier.home_team)!;
+
+  await page.goto(`/select-team/${id}`);
+  await expect(teamButton(page, earlier.home_team)).toBeDisabled();
+  await expect(teamButton(page, other)).toBeEnabled();
+
+  // A crafted request gets the same answer as the page.
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.post(`/select-team/${id}`, {
+    form: { intent: "select", team: earlier.home_team },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
+  expect(response.status()).toBe(302);
+  expect(response.headers()["location"]).toContain("error=not_eligible");
+  await page.goto(response.headers()["location"]);
+  await expect(page.getByText("Failed to save team selection.")).toBeVisible();
+  await expect(page.getByText("That team is not available to you for this match day.")).toBeVisible();
+});
+
+test("Selection Closed after the deadline", async ({ page, context }) => {
+  const { username } = await newPlayer(page);
+  const { id, matchDay } = await knockoutWithMember(username);
+  const { firstKickoff } = await currentMatchDay();
+  const [fixture] = await fixturesOf(matchDay);
+
+  await setClock(context, new Date(firstKickoff.getTime() - 60 * 60 * 1000 + 60 * 1000));
+  await page.goto(`/select-team/${id}`);
+  await expect(page.getByText("Selection Closed")).toBeVisible();
+  await expect(teamButton(page, fixture.home_team)).toBeDisabled();
+  await expect(page.getByRole("main").getByRole("button", { disabled: false, name: fixture.away_team, exact: true })).toHaveCount(0);
+});
+
+test("a non-member is told to register first; unknown ids are not found", async ({ page }) => {
+  await newPlayer(page);
+  const [c] = await db()<{ id: string }[]>`select id from public.competitions where name = 'Last One Standing'`;
+  await page.goto(`/select-team/${c.id}`);
+  await expect(page.getByText("You are not registered for this competition.")).toBeVisible();
+  const response = await page.goto("/select-team/00000000-0000-4000-8000-000000000000");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText("Competition not found")).toBeVisible();
+  expect((await page.goto("/select-team/not-a-uuid"))?.status()).toBe(404);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("picking a team works through the server-rendered confirm step", async ({ page }) => {
+    const { username } = await newPlayer(page);
+    const { id, matchDay } = await knockoutWithMember(username);
+    const [first] = await fixturesOf(matchDay);
+
+    await page.goto(`/select-team/${id}`);
+    await teamButton(page, first.away_team).click();
+    await expect(page).toHaveURL(/confirm=/);
+    const dialog = page.getByRole("dialog", { name: "Confirm Your Selection" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Yes" }).click();
+    await expect(page).toHaveURL(new RegExp(`/select-team/${id}$`));
+    await expect(page.getByText("Team selection saved successfully!")).toBeVisible();
+    await expect(page.getByTestId("current-selection")).toHaveText(first.away_team);
+    await expect(teamButton(page, first.away_team)).toBeDisabled();
+  });
+});
