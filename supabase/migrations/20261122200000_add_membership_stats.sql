@@ -130,7 +130,7 @@ begin
     v_changed := false;
     for v_user in
       select distinct x.u
-        from pg_catalog.unnest(p_user_ids, p_competition_ids) as x (u, c)
+        from rows from (pg_catalog.unnest(p_user_ids), pg_catalog.unnest(p_competition_ids)) as x (u, c)
        where x.c = v_competition
        order by x.u
     loop
