@@ -82,6 +82,7 @@ test("forgot and reset password through the local outbox", async ({ page }) => {
   await page.context().clearCookies();
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot Password" }).click();
+  await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Send reset link" }).click();
   await expect(page.getByText("A password reset link has been sent to your email.")).toBeVisible();
