@@ -111,9 +111,6 @@ export async function getCompetitionDetail(
   const offset = (Math.max(1, playersPage) - 1) * PLAYERS_PAGE_SIZE;
   const now = db.now;
   return db.asUser(me, async (tx) => {
-    // db.asUser sends its claims statement only when it is awaited, after this callback's first await has
-    // already sent our queries (postgres.js queries are lazy): yield once so the claims go first and RLS applies.
-    await null;
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
         tx`

@@ -83,15 +83,6 @@ export interface CompetitionListPage {
 const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => uuid.safeParse(v).success;
 
-/**
- * Lets Db.asUser send its identity statement (set_config of the claims and role) before this function's
- * queries. postgres.js sends a query only once it is awaited, and asUser awaits its setup statement after
- * calling us: queries started synchronously (Promise.all at the top of an async callback) would otherwise
- * go first and run without the player's identity, outside row-level security. Harmless once app/db.server.ts
- * executes the setup eagerly.
- */
-const afterIdentity = () => Promise.resolve();
-
 function listWhere(tx: Tx, f: ListFilters) {
   return tx`
     c.type <> 'scout'
@@ -128,7 +119,6 @@ export async function listCompetitions(
   opts: { createdId?: string | null; joinId?: string | null } = {},
 ): Promise<CompetitionListPage> {
   return db.asUser(userId, async (tx) => {
-    await afterIdentity();
     const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
     const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
     const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
@@ -242,7 +232,6 @@ interface MyRow {
 
 export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
   return db.asUser(userId, async (tx) => {
-    await afterIdentity();
     const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
     const where = tx`
       v.user_id = ${userId} and v.competition_type <> 'scout'

@@ -97,9 +97,6 @@ export interface TeamSelectionPage {
 export async function getTeamSelectionPage(db: Db, userId: string, competitionId: string): Promise<TeamSelectionPage | null> {
   const now = db.now;
   return db.asUser(userId, async (tx) => {
-    // db.asUser sends its claims statement only when it is awaited, after this callback's first await has
-    // already sent our queries (postgres.js queries are lazy): yield once so the claims go first and RLS applies.
-    await null;
     const [competitionRows, fixtureRows, membershipRows, pickRows, eligibleRows] = await Promise.all([
       tx`
         select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",

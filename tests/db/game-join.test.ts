@@ -182,10 +182,10 @@ describe("concurrency", () => {
     async () => {
       const mixed = await competition("Mixed Season", { type: "season" });
       const old = await player("Oldtimer");
-      const stay = [];
+      const stay: string[] = [];
       for (let i = 0; i < 6; i++) stay.push(await player(`Stayer${i}`));
       const go = [await player("Leaver0"), await player("Leaver1")];
-      const come = [];
+      const come: string[] = [];
       for (let i = 0; i < 4; i++) come.push(await player(`Joiner${i}`));
       for (const id of [...stay, ...go, old]) {
         await db.sql`insert into public.user_selections (user_id, competition_id, league, season, match_day)

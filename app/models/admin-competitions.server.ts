@@ -1,0 +1,66 @@
+import postgres from "postgres";
+import { z } from "zod";
+import type { Db } from "~/db.server";
+import { ACCESS_DENIED } from "~/admin.server";
+import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
+
+/*
+ * Admin competition creation (spec part 2 §5). The form is validated here; public.admin_create_competition
+ * decides again (role, required fields, dates, match day, unique name and type) and raises the spec's messages.
+ */
+
+export const REQUIRED = "Please fill in all required fields.";
+export const START_DATE = "Start date must be today or a future date.";
+export const MATCH_DAY = "Start Match Day must be a positive whole number.";
+export const CREATE_FAILED = "Failed to create competition";
+export const CREATED = "Competition created successfully!";
+
+export function adminCompetitionSchema(today: string) {
+  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
+  return z.object({
+    name: required.max(100, "Competition name must be at most 100 characters."),
+    type: z.enum(["knockout", "season"], { error: REQUIRED }),
+    league: z.enum(CREATE_LEAGUES, { error: REQUIRED }),
+    season: z.enum(CREATE_SEASONS, { error: REQUIRED }),
+    startDate: required
+      .regex(/^\d{4}-\d{2}-\d{2}$/, REQUIRED)
+      .refine((d) => !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()), REQUIRED)
+      .refine((d) => d >= today, START_DATE),
+    startMatchDay: required
+      .regex(/^\d{1,3}$/, MATCH_DAY)
+      .transform(Number)
+      .refine((n) => n >= 1, MATCH_DAY),
+    prize: z
+      .string()
+      .trim()
+      .max(500, "Prize must be at most 500 characters.")
+      .optional()
+      .transform((v) => v || null),
+  });
+}
+export type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>>;
+
+export type CreateOutcome = { ok: true; id: string; message: string } | { ok: false; status: number; message: string };
+
+export async function adminCreateCompetition(db: Db, userId: string, input: AdminCompetitionInput): Promise<CreateOutcome> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx<{ id: string }[]>`
+        select public.admin_create_competition(
+          ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date,
+          ${input.startMatchDay}::int, ${input.prize}) as id`,
+    );
+    const id = rows[0]?.id;
+    if (!id) return { ok: false, status: 500, message: CREATE_FAILED };
+    return { ok: true, id, message: CREATED };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (error instanceof postgres.PostgresError) {
+      if (error.code === "42501") return { ok: false, status: 403, message: ACCESS_DENIED };
+      if (error.code === "P0001") return { ok: false, status: 400, message: error.message };
+      if (error.code === "23505") return { ok: false, status: 409, message: "A competition with this name and type already exists." };
+    }
+    console.error("admin_create_competition failed:", (error as Error)?.message ?? error);
+    return { ok: false, status: 500, message: CREATE_FAILED };
+  }
+}

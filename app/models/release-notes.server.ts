@@ -1,0 +1,126 @@
+import postgres from "postgres";
+import { z } from "zod";
+import type { Db } from "~/db.server";
+
+/*
+ * Release notes (admin panel): list, create, edit, publish/unpublish, delete. Plain SQL as the admin
+ * (db.asUser); the admin-only policies on public.release_notes decide who may write.
+ */
+
+export const NOTE_REQUIRED = "Please fill in all required fields";
+
+export interface ReleaseNote {
+  id: string;
+  version: string;
+  title: string;
+  content: string;
+  releaseDate: string;
+  isPublished: boolean;
+}
+
+interface NoteRow {
+  id: string;
+  version: string;
+  title: string;
+  content: string;
+  release_date: string;
+  is_published: boolean;
+}
+
+const toNote = (r: NoteRow): ReleaseNote => ({
+  id: r.id,
+  version: r.version,
+  title: r.title,
+  content: r.content,
+  releaseDate: r.release_date,
+  isPublished: r.is_published,
+});
+
+export async function listReleaseNotes(db: Db, userId: string): Promise<ReleaseNote[]> {
+  const rows = await db.asUser(userId, (tx) =>
+    tx<NoteRow[]>`
+      select n.id, n.version, n.title, n.content, n.release_date::text as release_date, n.is_published
+        from public.release_notes n
+       order by n.release_date desc, n.created_at desc, n.id`,
+  );
+  return rows.map(toNote);
+}
+
+const required = (max: number, tooLong: string) => z.string({ error: NOTE_REQUIRED }).trim().min(1, NOTE_REQUIRED).max(max, tooLong);
+
+export const ReleaseNoteSchema = z.object({
+  version: required(50, "Version must be at most 50 characters."),
+  title: required(200, "Title must be at most 200 characters."),
+  content: required(100000, "Content must be at most 100,000 characters."),
+  releaseDate: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || null)
+    .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime())), "Please enter a valid release date."),
+});
+export type ReleaseNoteInput = z.output<typeof ReleaseNoteSchema>;
+
+export const NoteIdSchema = z.uuid();
+
+export type NoteResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+
+function failed(error: unknown, message: string): NoteResult {
+  if (error instanceof Response) throw error;
+  const status = error instanceof postgres.PostgresError && error.code === "42501" ? 403 : 500;
+  console.error(`${message}:`, (error as Error)?.message ?? error);
+  return { ok: false, status, message };
+}
+
+export async function createReleaseNote(db: Db, userId: string, input: ReleaseNoteInput): Promise<NoteResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx`insert into public.release_notes (version, title, content, release_date, created_by)
+         values (${input.version}, ${input.title}, ${input.content},
+                 coalesce(${input.releaseDate}::date, (public.app_now() at time zone 'UTC')::date), ${userId})
+         returning id`,
+    );
+    if (rows.length === 0) return { ok: false, status: 500, message: "Failed to create release note" };
+    return { ok: true, message: "Release note created!" };
+  } catch (error) {
+    return failed(error, "Failed to create release note");
+  }
+}
+
+export async function updateReleaseNote(db: Db, userId: string, id: string, input: ReleaseNoteInput): Promise<NoteResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx`update public.release_notes
+            set version = ${input.version}, title = ${input.title}, content = ${input.content},
+                release_date = coalesce(${input.releaseDate}::date, release_date)
+          where id = ${id}
+          returning id`,
+    );
+    if (rows.length === 0) return { ok: false, status: 404, message: "Failed to update release note" };
+    return { ok: true, message: "Release note updated!" };
+  } catch (error) {
+    return failed(error, "Failed to update release note");
+  }
+}
+
+export async function setReleaseNotePublished(db: Db, userId: string, id: string, published: boolean): Promise<NoteResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) =>
+      tx`update public.release_notes set is_published = ${published} where id = ${id} returning id`,
+    );
+    if (rows.length === 0) return { ok: false, status: 404, message: "Failed to update publish status" };
+    return { ok: true, message: published ? "Release note published!" : "Release note unpublished!" };
+  } catch (error) {
+    return failed(error, "Failed to update publish status");
+  }
+}
+
+export async function deleteReleaseNote(db: Db, userId: string, id: string): Promise<NoteResult> {
+  try {
+    const rows = await db.asUser(userId, (tx) => tx`delete from public.release_notes where id = ${id} returning id`);
+    if (rows.length === 0) return { ok: false, status: 404, message: "Failed to delete release note" };
+    return { ok: true, message: "Release note deleted!" };
+  } catch (error) {
+    return failed(error, "Failed to delete release note");
+  }
+}
