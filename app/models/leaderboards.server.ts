@@ -102,9 +102,10 @@ function competitionQuery(tx: Tx, competitionId: string) {
 /**
  * One page of a knockout leaderboard and the player's own row, in ONE transaction as the player with the
  * queries issued together. Order (game rules): still in first, alphabetical; then eliminated, latest elimination
- * first — the view's `position`. Other players' picks come through the security_invoker view, so before the
- * deadline they are NULL and flagged selection_hidden. The page rows are read only for a knockout competition
- * (the one-time filter skips the scan otherwise; the route redirects season competitions).
+ * first. public.knockout_leaderboard_page reads one page off the leaderboard index (fast at any page of a large
+ * competition) and, being security invoker, leaves other players' picks NULL and flagged selection_hidden before
+ * the deadline. Rows are read only for a knockout competition (the one-time filter skips the function
+ * otherwise; the route redirects season competitions).
  */
 export async function getKnockoutLeaderboard(
   db: Db,
@@ -116,18 +117,18 @@ export async function getKnockoutLeaderboard(
   return db.asUser(userId, async (tx) => {
     const [competitionRows, mineRows, pageRows] = await Promise.all([
       competitionQuery(tx, competitionId),
+      // The player's own row: their position (range counts on the leaderboard index), then that one row.
       tx`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
-          from public.knockout_leaderboard_view k
-         where k.competition_id = ${competitionId} and k.user_id = ${userId}
+          from public.knockout_leaderboard_position(${competitionId}, ${userId}) as pos
+         cross join lateral public.knockout_leaderboard_page(${competitionId}, pos - 1, 1) as k
+         where pos is not null and k.user_id = ${userId}
            and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')`,
       tx`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
-          from public.knockout_leaderboard_view k
-         where k.competition_id = ${competitionId}
-           and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
-         order by k.position
-         limit ${LEADERBOARD_PAGE_SIZE} offset ${offset}`,
+          from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
+         where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
+         order by k.position`,
     ]);
     const c = competitionRows[0];
     if (!c) return null;
@@ -144,8 +145,9 @@ export async function getKnockoutLeaderboard(
 
 /**
  * One page of a season leaderboard (rank, then username) and the player's own row, in ONE transaction as the
- * player with the queries issued together. Ranks are stored (public.membership_ranks; ties share a rank). The
- * top row is read separately (only for an inactive competition) so the champion does not depend on the page.
+ * player with the queries issued together. public.season_leaderboard_page reads one page off the standings index;
+ * ranks are stored (public.membership_ranks; ties share a rank). The top row is read separately (only for an
+ * inactive competition) so the champion does not depend on the page shown.
  */
 export async function getSeasonLeaderboard(
   db: Db,
@@ -162,20 +164,16 @@ export async function getSeasonLeaderboard(
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId} and v.competition_type = 'season'`,
       tx`
-        select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
-          from public.user_competition_stats_view v
-         where v.competition_id = ${competitionId}
-           and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'season')
-         order by v.rank nulls last, lower(v.username), v.user_id
-         limit ${LEADERBOARD_PAGE_SIZE} offset ${offset}`,
+        select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
+          from public.season_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as s
+         where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'season')
+         order by s.position`,
       tx`
-        select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
-          from public.user_competition_stats_view v
-         where v.competition_id = ${competitionId} and v.rank = 1
+        select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
+          from public.season_leaderboard_page(${competitionId}, 0, 1) as s
+         where s.rank = 1
            and exists (select 1 from public.competitions c
-                        where c.id = ${competitionId} and c.type = 'season' and c.status = 'inactive')
-         order by lower(v.username), v.user_id
-         limit 1`,
+                        where c.id = ${competitionId} and c.type = 'season' and c.status = 'inactive')`,
     ]);
     const c = competitionRows[0];
     if (!c) return null;

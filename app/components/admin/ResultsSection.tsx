@@ -1,0 +1,235 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useId } from "react";
+import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
+
+export interface ResultsFixture {
+  id: string;
+  homeTeam: string;
+  awayTeam: string;
+  kickoffTime: string;
+  kickoffText: string;
+  status: "pending" | "complete" | "postponed";
+  homeScore: number | null;
+  awayScore: number | null;
+}
+
+export interface ResultsData {
+  league: string;
+  season: string;
+  matchDay: number;
+  totalMatchDays: number;
+  team: string;
+  fixtures: ResultsFixture[];
+  teams: string[];
+}
+
+interface Props {
+  results: ResultsData;
+  /** The fixture unlocked by Edit (?edit=<id>). */
+  editId: string | null;
+  /** The current results URL (without edit): where saves return to. */
+  here: string;
+  /** An inline error for one fixture (from the action, shown without JavaScript too). */
+  rowError: { fixtureId: string; message: string } | null;
+}
+
+function withParam(here: string, key: string, value: string | null) {
+  const url = new URL(here, "http://x");
+  if (value === null) url.searchParams.delete(key);
+  else url.searchParams.set(key, value);
+  return url.pathname + url.search;
+}
+
+/** Results: league / season / match day / team picker and one score form per fixture (spec part 2 §2). */
+export function ResultsSection({ results, editId, here, rowError }: Props) {
+  const navigation = useNavigation();
+  const pickerId = useId();
+  const busyIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
+  const busyFixture = navigation.state === "submitting" ? navigation.formData?.get("fixtureId") : null;
+  const matchDays = Array.from({ length: results.totalMatchDays }, (_, i) => i + 1);
+  const { fixtures, team } = results;
+
+  return (
+    <section aria-labelledby="results-title" className="admin-section">
+      <h2 id="results-title">Results</h2>
+      <Form method="get" className="admin-filters card" aria-label="Choose fixtures">
+        <input type="hidden" name="section" value="results" />
+        <div className="field">
+          <label htmlFor={`${pickerId}-league`}>League</label>
+          <select id={`${pickerId}-league`} name="league" defaultValue={results.league}>
+            {CREATE_LEAGUES.map((l) => (
+              <option key={l} value={l}>
+                {l}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${pickerId}-season`}>Season</label>
+          <select id={`${pickerId}-season`} name="season" defaultValue={results.season}>
+            {CREATE_SEASONS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${pickerId}-md`}>Match Day</label>
+          <select id={`${pickerId}-md`} name="md" defaultValue={String(results.matchDay)} key={`${results.league}|${results.season}|${results.matchDay}`}>
+            {matchDays.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${pickerId}-team`}>Team</label>
+          <input
+            id={`${pickerId}-team`}
+            name="team"
+            type="search"
+            defaultValue={team}
+            maxLength={60}
+            list={`${pickerId}-teams`}
+            placeholder="All teams"
+            autoComplete="off"
+          />
+          <datalist id={`${pickerId}-teams`}>
+            {results.teams.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
+        </div>
+        <div className="admin-filter-buttons">
+          <button type="submit" className="btn btn-secondary">
+            Show Fixtures
+          </button>
+        </div>
+      </Form>
+
+      <h3 className="admin-subtitle">
+        {results.league} {results.season}, Match Day {results.matchDay}
+      </h3>
+
+      {fixtures.length === 0 ? (
+        <p className="empty-state">{team ? `No fixtures available for ${team}.` : "No fixtures available for this match day."}</p>
+      ) : (
+        <ul className="admin-fixtures" aria-label="Fixtures">
+          {fixtures.map((f) => {
+            const hasResult = f.homeScore !== null && f.awayScore !== null;
+            const postponed = f.status === "postponed";
+            const locked = hasResult && editId !== f.id;
+            const saving = busyIntent === "save-result" && busyFixture === f.id;
+            const postponing = busyIntent === "postpone" && busyFixture === f.id;
+            const formId = `result-${f.id}`;
+            const error = rowError?.fixtureId === f.id ? rowError.message : null;
+            return (
+              <li key={f.id} className="admin-fixture card" data-testid={`fixture-${f.id}`} aria-label={`${f.homeTeam} v ${f.awayTeam}`}>
+                <div className="admin-fixture-meta">
+                  <time dateTime={f.kickoffTime}>{f.kickoffText}</time>
+                  {postponed ? (
+                    <span className="badge badge-warning">Postponed</span>
+                  ) : hasResult ? (
+                    <span className="badge badge-success">{locked ? "Result saved" : "Editing"}</span>
+                  ) : (
+                    <span className="badge badge-muted">Pending</span>
+                  )}
+                </div>
+                <Form method="post" id={formId} className="admin-score-form">
+                  <input type="hidden" name="intent" value="save-result" />
+                  <input type="hidden" name="fixtureId" value={f.id} />
+                  <input type="hidden" name="returnTo" value={here} />
+                  <label className="admin-team home" htmlFor={`${formId}-home`}>
+                    {f.homeTeam}
+                  </label>
+                  <input
+                    id={`${formId}-home`}
+                    name="homeScore"
+                    className="score-input"
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={30}
+                    step={1}
+                    required
+                    aria-label={`${f.homeTeam} score`}
+                    defaultValue={f.homeScore ?? ""}
+                    readOnly={locked}
+                    aria-readonly={locked || undefined}
+                    disabled={postponed}
+                    key={`h-${f.id}-${f.homeScore}-${locked}`}
+                  />
+                  <span aria-hidden="true" className="score-sep">
+                    –
+                  </span>
+                  <input
+                    id={`${formId}-away`}
+                    name="awayScore"
+                    className="score-input"
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={30}
+                    step={1}
+                    required
+                    aria-label={`${f.awayTeam} score`}
+                    defaultValue={f.awayScore ?? ""}
+                    readOnly={locked}
+                    aria-readonly={locked || undefined}
+                    disabled={postponed}
+                    key={`a-${f.id}-${f.awayScore}-${locked}`}
+                  />
+                  <label className="admin-team away" htmlFor={`${formId}-away`}>
+                    {f.awayTeam}
+                  </label>
+                </Form>
+                <div className="admin-fixture-actions">
+                  {postponed ? null : locked ? (
+                    <Link to={withParam(here, "edit", f.id)} className="btn btn-secondary btn-sm" preventScrollReset replace aria-label={`Edit ${f.homeTeam} v ${f.awayTeam}`}>
+                      Edit
+                    </Link>
+                  ) : (
+                    <>
+                      <button
+                        type="submit"
+                        form={formId}
+                        className="btn btn-primary btn-sm"
+                        disabled={saving}
+                        aria-label={`Save ${f.homeTeam} v ${f.awayTeam}`}
+                      >
+                        {saving ? "Saving..." : "Save"}
+                      </button>
+                      {hasResult ? (
+                        <Link to={here} className="btn btn-link btn-sm" preventScrollReset replace>
+                          Cancel
+                        </Link>
+                      ) : null}
+                    </>
+                  )}
+                  {postponed || !hasResult ? (
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="intent" value="postpone" />
+                      <input type="hidden" name="fixtureId" value={f.id} />
+                      <input type="hidden" name="postponed" value={postponed ? "false" : "true"} />
+                      <input type="hidden" name="returnTo" value={here} />
+                      <button type="submit" className="btn btn-secondary btn-sm" disabled={postponing}>
+                        {postponing ? "Saving..." : postponed ? "Undo postpone" : "Postpone"}
+                      </button>
+                    </Form>
+                  ) : null}
+                </div>
+                {error ? (
+                  <div className="field-error" role="alert">
+                    {error}
+                  </div>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

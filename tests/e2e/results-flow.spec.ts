@@ -1,0 +1,129 @@
+import type { Browser, Page } from "@playwright/test";
+import { db, expect, logIn, test, uniqueName } from "./fixtures";
+
+/**
+ * The whole results engine through the real pages: an admin enters a match day's results; knockout players
+ * who drew or lost are eliminated and see it; the leaderboard shows Match Day n; the season table updates;
+ * the competitions end with their champions (and confetti on the season leaderboard).
+ */
+
+const SEASON = "2024/25";
+
+async function player(name: string): Promise<{ id: string; email: string; username: string }> {
+  const email = `${name.toLowerCase()}@flow.test`;
+  const [a] = await db()`insert into account.accounts (email, password_hash)
+                         select ${email}, password_hash from account.accounts where email = 'player@footycoach.test'
+                         returning id`;
+  await db()`insert into public.profiles (id, username, date_of_birth, gender, time_zone)
+             values (${a.id}, ${name}, '1990-01-01', 'prefer-not-to-say', 'Europe/London')`;
+  return { id: a.id, email, username: name };
+}
+
+async function enterResult(page: Page, fixtureId: string, home: string, away: string, homeScore: number, awayScore: number) {
+  const row = page.getByTestId(`fixture-${fixtureId}`);
+  await row.getByLabel(`${home} score`).fill(String(homeScore));
+  await row.getByLabel(`${away} score`).fill(String(awayScore));
+  await row.getByRole("button", { name: /^Save/ }).click();
+  await expect(row.getByLabel(`${home} score`)).toHaveAttribute("readonly", "");
+}
+
+async function adminPage(browser: Browser, baseURL: string, league: string, matchDay: number) {
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+  await logIn(page, "admin@footycoach.test");
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto(`/admin/fixtures?section=results&league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&matchDay=${matchDay}`);
+  await page.getByLabel("Match Day").selectOption(String(matchDay));
+  await page.getByRole("button", { name: "Show Fixtures" }).click();
+  await expect(page.getByText(`${league} ${SEASON}, Match Day ${matchDay}`)).toBeVisible();
+  return { page, close: () => context.close() };
+}
+
+test("results in: eliminations, Match Day n, season table, champions and confetti", async ({ page, browser, isMobile }) => {
+  test.setTimeout(120_000);
+  // A league of this test only (desktop and mobile run in parallel; the admin spec uses Ligue 1 and MLS).
+  const league = isMobile ? "Bundesliga" : "La Liga";
+  const tag = uniqueName("");
+  const [A, B, C, D] = ["Alpha", "Bravo", "Charlie", "Delta"].map((t) => `${t} ${tag}`);
+  const sql = db();
+  await sql`delete from public.fixtures where league = ${league} and season = ${SEASON}`;
+  // Both match days have kicked off (results can be entered); picks are arranged directly.
+  const soon = Date.now() - 26 * 3600_000;
+  const [f1, f2] = await sql`
+    insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
+    values (${league}, ${SEASON}, 1, ${A}, ${B}, ${new Date(soon)}), (${league}, ${SEASON}, 1, ${C}, ${D}, ${new Date(soon + 3600_000)})
+    returning id`;
+  const [f3, f4] = await sql`
+    insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
+    values (${league}, ${SEASON}, 2, ${A}, ${C}, ${new Date(soon + 24 * 3600_000)}), (${league}, ${SEASON}, 2, ${B}, ${D}, ${new Date(soon + 24 * 3600_000)})
+    returning id`;
+  const [ko] = await sql`
+    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, total_match_days)
+    values (${`Flow KO ${tag}`}, 'knockout', ${league}, ${SEASON}, current_date, 1, 1, 2) returning id, name`;
+  const [season] = await sql`
+    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, total_match_days)
+    values (${`Flow Season ${tag}`}, 'season', ${league}, ${SEASON}, current_date, 1, 1, 2) returning id, name`;
+  const [winner, me, third] = [await player(`Win${tag}`), await player(`Me${tag}`), await player(`Third${tag}`)];
+  for (const p of [winner, me, third]) {
+    for (const c of [ko, season]) {
+      await sql`insert into public.user_selections (user_id, competition_id, league, season, match_day) values (${p.id}, ${c.id}, ${league}, ${SEASON}, 1)`;
+    }
+  }
+  const pick = (u: string, c: string, md: number, fixture: string, team: string) =>
+    sql`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team) values (${u}, ${c}, ${md}, ${fixture}, ${team})`;
+  // Knockout, match day 1: a win, a draw and a loss.
+  await pick(winner.id, ko.id, 1, f1.id, A);
+  await pick(me.id, ko.id, 1, f2.id, C);
+  await pick(third.id, ko.id, 1, f1.id, B);
+  // Season, match day 1.
+  await pick(winner.id, season.id, 1, f1.id, A);
+  await pick(me.id, season.id, 1, f2.id, D);
+  await pick(third.id, season.id, 1, f1.id, B);
+
+  // The admin enters match day 1: Alpha 2-0 Bravo, Charlie 1-1 Delta.
+  const admin1 = await adminPage(browser, test.info().project.use.baseURL!, league, 1);
+  await enterResult(admin1.page, f1.id, A, B, 2, 0);
+  await enterResult(admin1.page, f2.id, C, D, 1, 1);
+  await admin1.close();
+
+  // The player who drew is out and sees it.
+  await logIn(page, me.email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const koRow = isMobile
+    ? page.getByRole("list", { name: "Registered competitions" }).getByRole("listitem").filter({ hasText: ko.name })
+    : page.getByRole("row").filter({ hasText: ko.name });
+  await expect(koRow.getByText("Eliminated")).toBeVisible();
+
+  // Knockout leaderboard: the last player standing won; the others went out on Match Day 1.
+  await page.goto(`/leaderboard/${ko.id}`);
+  const standings = page.getByRole("region", { name: "Competition Standings" });
+  await expect(standings.getByText(winner.username)).toBeVisible();
+  await expect(standings.getByText("Winner").first()).toBeVisible();
+  await expect(standings.getByText("Match Day 1").first()).toBeVisible();
+  await page.goto(`/competition/${ko.id}`);
+  await expect(page.getByText(`Champion: ${winner.username}`)).toBeVisible();
+
+  // Season table after match day 1: 3, 1, 0 points.
+  await page.goto(`/season-leaderboard/${season.id}`);
+  const table = page.getByRole("region", { name: "Competition Standings" });
+  await expect(table.getByRole("row").filter({ hasText: winner.username })).toContainText("1st");
+  await expect(table.getByRole("row").filter({ hasText: me.username })).toContainText("2nd");
+
+  // Match day 2 picks, then its results: Alpha 0-3 Charlie, Bravo 2-2 Delta.
+  await pick(winner.id, season.id, 2, f3.id, A);
+  await pick(me.id, season.id, 2, f4.id, D);
+  await pick(third.id, season.id, 2, f3.id, C);
+  const admin2 = await adminPage(browser, test.info().project.use.baseURL!, league, 2);
+  await enterResult(admin2.page, f3.id, A, C, 0, 3);
+  await enterResult(admin2.page, f4.id, B, D, 2, 2);
+  await admin2.close();
+
+  // Final: third 3 pts (GD +1), winner 3 pts (GD -1), me 2 pts. The season ends with its champion.
+  await page.goto(`/season-leaderboard/${season.id}`);
+  await expect(table.getByRole("row").filter({ hasText: third.username })).toContainText("1st");
+  await expect(table.getByRole("row").filter({ hasText: me.username })).toContainText("3rd");
+  await expect(page.getByText(`Congratulations to ${third.username}`)).toBeVisible();
+  await expect(page.locator("canvas")).toHaveCount(1, { timeout: 5000 });
+  const [done] = await sql`select status, registration_status from public.competitions where id = ${season.id}`;
+  expect(done).toEqual({ status: "inactive", registration_status: "completed" });
+});
