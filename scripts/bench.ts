@@ -11,6 +11,7 @@ import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } fr
 import { startPostgres, createTestDatabase } from "../tests/support/pg";
 import postgres from "postgres";
 import { seedScale } from "./db/seed-scale";
+import { havePgBouncer, startPgBouncer } from "./pgbouncer";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
@@ -67,9 +68,11 @@ async function main() {
   const databaseUrl = await createTestDatabase(pg.url);
   await prepareDatabase(databaseUrl, { seed: true });
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "footycoach-bench-"));
-  const worker = await startWorker({ port: await freePort(), databaseUrl, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
+  // Hyperdrive pools connections in production; PgBouncer (transaction mode) models that here when installed.
+  const pooler = process.env.BENCH_POOL !== "0" && havePgBouncer() ? await startPgBouncer(databaseUrl, await freePort()) : null;
+  const worker = await startWorker({ port: await freePort(), databaseUrl: pooler?.url ?? databaseUrl, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
   try {
-    console.log(`\nFootyCoach benchmark: wrangler dev + ${pg.kind}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
+    console.log(`\nFootyCoach benchmark: wrangler dev + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (a new connection per request: no pooler installed)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
     // Warm both paths, then measure them back to back in the same run.
     await load(`${worker.url}/favicon.svg`);
     await load(`${worker.url}/login`);
@@ -113,6 +116,7 @@ async function main() {
     console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
   } finally {
     await worker.stop();
+    await pooler?.stop();
     await pg.stop();
   }
   void ROOT;

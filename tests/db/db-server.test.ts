@@ -46,7 +46,21 @@ describe("createDb", () => {
   it("counts the statements it sends", async () => {
     const server = createDb(db.url, new Date());
     await server.asUser(alice, async (tx) => Promise.all([tx`select 1`, tx`select 2`]));
-    // BEGIN, the identity statement, two queries, COMMIT.
+    // BEGIN, then the identity statement and two queries (pipelined), then COMMIT.
     expect(server.statementCount()).toBe(5);
+  });
+
+  it("rolls the whole transaction back when a query fails", async () => {
+    const server = createDb(db.url, new Date());
+    await expect(
+      server.asService(async (tx) => {
+        await tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`;
+        await tx`select 1/0`;
+      }),
+    ).rejects.toThrow(/division by zero/);
+    const [row] = await db.sql`select time_zone from public.profiles where id = ${alice}`;
+    expect(row.time_zone).not.toBe("Asia/Tokyo");
+    // The client is still usable afterwards.
+    expect(await server.asUser(alice, async (tx) => (await tx`select auth.uid() as uid`)[0].uid)).toBe(alice);
   });
 });

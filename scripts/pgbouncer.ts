@@ -1,0 +1,57 @@
+/**
+ * A local stand-in for Hyperdrive's connection pooling in benchmarks: PgBouncer (Debian's package) in
+ * transaction mode in front of the test Postgres. Without it every Worker request opens and authenticates
+ * a fresh server connection, a cost production does not pay (Hyperdrive keeps pooled connections).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync, chmodSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import net from "node:net";
+
+const BIN = "/usr/sbin/pgbouncer";
+
+export function havePgBouncer(): boolean {
+  return existsSync(BIN);
+}
+
+async function waitForPort(port: number, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, "127.0.0.1", () => (s.end(), resolve(true)));
+      s.on("error", () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("pgbouncer did not start");
+}
+
+export async function startPgBouncer(databaseUrl: string, listenPort: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const target = new URL(databaseUrl);
+  const dir = mkdtempSync(path.join(os.tmpdir(), "footycoach-pgbouncer-"));
+  chmodSync(dir, 0o777);
+  const ini = path.join(dir, "pgbouncer.ini");
+  writeFileSync(
+    ini,
+    `[databases]\n* = host=${target.hostname} port=${target.port} user=${target.username || "postgres"}\n\n` +
+      `[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${listenPort}\nauth_type = any\npool_mode = transaction\n` +
+      `max_client_conn = 500\ndefault_pool_size = 8\nlogfile = ${dir}/pgbouncer.log\npidfile = ${dir}/pgbouncer.pid\n` +
+      `unix_socket_dir = ${dir}\nignore_startup_parameters = extra_float_digits,options\n`,
+  );
+  chmodSync(ini, 0o644);
+  // PgBouncer refuses to run as root.
+  const asRoot = process.getuid?.() === 0;
+  const child = asRoot ? spawn("runuser", ["-u", "postgres", "--", BIN, ini], { stdio: "ignore" }) : spawn(BIN, [ini], { stdio: "ignore" });
+  await waitForPort(listenPort);
+  const url = new URL(databaseUrl);
+  url.port = String(listenPort);
+  return {
+    url: url.toString(),
+    async stop() {
+      child.kill("SIGTERM");
+      spawnSync("pkill", ["-f", ini]);
+    },
+  };
+}
