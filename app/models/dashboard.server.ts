@@ -44,7 +44,7 @@ export interface Dashboard {
   privateCompetitions: PrivateCompetition[];
 }
 
-const UPCOMING_LIMIT = 30;
+const UPCOMING_LIMIT = 12;
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 /**
