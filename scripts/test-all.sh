@@ -6,12 +6,13 @@ bash scripts/install-test-deps.sh
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true NO_UPDATE_NOTIFIER=1
 
 step() { printf '\n== %s ==\n' "$1"; }
+# The Worker entry imports the Remix server build, so build before type-checking.
+step "build"
+npx remix vite:build >/dev/null
 step "typecheck"
 npx tsc --noEmit
 step "unit and database tests"
 npx vitest run
-step "build"
-npx remix vite:build >/dev/null
 step "Workers runtime tests"
 npx vitest run --config vitest.workers.config.ts
 step "browser tests"
