@@ -42,11 +42,39 @@ export function isUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Counts the statements a request sends: each tagged-template or `unsafe` call on the client is one, less
+ * the fragments (a tagged template embedded in another one, as the list filters build their WHERE clauses).
+ * postgres.js's own `debug` hook would count them too, but it makes every query capture a stack trace.
+ */
+function counting<T extends Sql | Tx>(client: T, counter: { statements: number }): T {
+  const made = new WeakSet<object>();
+  return new Proxy(client, {
+    apply(target, thisArg, args) {
+      const query = Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args);
+      if (Array.isArray(args[0]) && "raw" in args[0]) {
+        counter.statements++;
+        for (const arg of args) if (typeof arg === "object" && arg !== null && made.has(arg)) counter.statements--;
+        if (typeof query === "object" && query !== null) made.add(query);
+      }
+      return query;
+    },
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== "unsafe") return value;
+      return (...args: unknown[]) => {
+        counter.statements++;
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+}
+
+/**
  * One client per request (a module-level client breaks on Workers: sockets may not outlive a request).
  * Through Hyperdrive the pooling happens outside the Worker.
  */
 export function createDb(connectionString: string, now: Date, opts: { serializeStatements?: boolean } = {}): Db {
-  let statements = 0;
+  const counter = { statements: 0 };
   const sql = postgres(connectionString, {
     max: 1,
     fetch_types: false,
@@ -54,14 +82,13 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     connect_timeout: 5,
     idle_timeout: 5,
     onnotice: () => {},
-    debug: () => {
-      statements++;
-    },
   });
 
   async function run<T>(setup: (tx: Tx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: Tx) => Promise<T>): Promise<T> {
     try {
-      return (await sql.begin(async (tx) => {
+      counter.statements += 2; // BEGIN and COMMIT
+      return (await sql.begin(async (rawTx) => {
+        const tx = counting(rawTx, counter);
         // postgres.js sends a query only once it is awaited or executed: execute() puts the identity
         // statement on the wire first, pipelined ahead of the caller's queries on the same connection.
         const ready = setup(tx).execute();
@@ -93,12 +120,12 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       // statements from concurrent connections may interleave unless each sits in a transaction.
       if (opts.serializeStatements) return run((tx) => tx`select 1`, (tx) => fn(tx as unknown as Sql));
       try {
-        return await fn(sql);
+        return await fn(counting(sql, counter));
       } catch (error) {
         if (isUnavailable(error)) throw unavailable(error);
         throw error;
       }
     },
-    statementCount: () => statements,
+    statementCount: () => counter.statements,
   };
 }

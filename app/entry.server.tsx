@@ -1,35 +1,69 @@
 import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToReadableStream } from "react-dom/server";
+import { renderToPipeableStream } from "react-dom/server.node";
 
 const ABORT_DELAY = 5_000;
 
-export default async function handleRequest(
+/**
+ * Renders the whole document, then answers with it in one body.
+ *
+ * React's Node build of the streaming renderer is used on Workers (nodejs_compat gives it `util` and
+ * `setImmediate`): it encodes HTML into 2 KB buffers with TextEncoder.encodeInto, where the web-streams build
+ * allocates a Uint8Array per string piece through TextEncoder.encode. Measured on this app in workerd: 2.2 ms
+ * less CPU for a 900-element dashboard (11.4 -> 9.2 ms) and 1.7 ms less for /competitions
+ * (docs/decisions/008-request-cost-on-workers.md). No loader defers data, so nothing is lost by sending the
+ * document whole: bots and no-JS browsers get the same complete page as everyone else.
+ */
+export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
-) {
-  const controller = new AbortController();
-  const timeoutId = setTimeout(() => controller.abort(), ABORT_DELAY);
-
-  const body = await renderToReadableStream(
-    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
-    {
-      signal: controller.signal,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    // The part of a Node Writable that React's pipe() uses.
+    const destination = {
+      write(chunk: Uint8Array | string) {
+        const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+        chunks.push(bytes);
+        size += bytes.byteLength;
+        return true;
+      },
+      end() {
+        clearTimeout(timer);
+        const html = new Uint8Array(size);
+        let offset = 0;
+        for (const chunk of chunks) {
+          html.set(chunk, offset);
+          offset += chunk.byteLength;
+        }
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+      },
+      destroy(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
+      on() {
+        return destination;
+      },
+    };
+    const stream = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+      onAllReady() {
+        stream.pipe(destination as unknown as NodeJS.WritableStream);
+      },
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
       onError(error: unknown) {
-        if (!controller.signal.aborted) console.error(error);
+        console.error(error);
         responseStatusCode = 500;
       },
-    },
-  );
-  body.allReady.then(() => clearTimeout(timeoutId));
-
-  // Bots and no-JS clients get the whole document at once; everyone else streams.
-  if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
-
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+    });
+    const timer = setTimeout(() => stream.abort(), ABORT_DELAY);
+  });
 }

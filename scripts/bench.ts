@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import os from "node:os";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
 import { startPostgres, createTestDatabase } from "../tests/support/pg";
@@ -20,9 +20,38 @@ interface Stats {
   rps: number;
   p50: number;
   p95: number;
+  /** CPU time of the workerd processes per request (Linux /proc), or NaN where /proc is missing. */
+  cpuMs: number;
 }
 
+/** CPU seconds used so far by the processes under `rootPid` (wrangler dev and its workerd). */
+function treeCpuSeconds(rootPid: number | undefined, name: string): number {
+  if (rootPid === undefined) return NaN;
+  try {
+    const procs = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .flatMap((pid) => {
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+          const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+          return [{ pid: Number(pid), ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12])) / 100 }];
+        } catch {
+          return [];
+        }
+      });
+    const byPid = new Map(procs.map((p) => [p.pid, p]));
+    const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
+    return procs.filter((p) => p.comm === name && under(p.pid)).reduce((sum, p) => sum + p.cpu, 0);
+  } catch {
+    return NaN;
+  }
+}
+
+let workerPid: number | undefined;
+
 async function load(url: string, headers: Record<string, string> = {}): Promise<Stats> {
+  const cpuBefore = treeCpuSeconds(workerPid, "workerd");
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -40,7 +69,8 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
-  return { rps: times.length / elapsed, p50: pct(50), p95: pct(95) };
+  const cpuMs = ((treeCpuSeconds(workerPid, "workerd") - cpuBefore) * 1000) / times.length;
+  return { rps: times.length / elapsed, p50: pct(50), p95: pct(95), cpuMs };
 }
 
 /** gzip bytes of every script the page references (entry, route modules and their modulepreloads). */
@@ -60,7 +90,8 @@ export async function firstLoadJs(base: string, pathname: string, headers: Recor
   return { files: srcs.size, raw, gz };
 }
 
-const fmt = (s: Stats) => `${s.rps.toFixed(0).padStart(6)} req/s   p50 ${s.p50.toFixed(1).padStart(7)} ms   p95 ${s.p95.toFixed(1).padStart(7)} ms`;
+const fmt = (s: Stats) =>
+  `${s.rps.toFixed(0).padStart(6)} req/s   p50 ${s.p50.toFixed(1).padStart(7)} ms   p95 ${s.p95.toFixed(1).padStart(7)} ms   workerd CPU ${s.cpuMs.toFixed(2).padStart(5)} ms/request`;
 
 async function main() {
   if (process.env.SKIP_BUILD !== "1") await buildApp((m) => console.log(m));
@@ -71,6 +102,7 @@ async function main() {
   // Hyperdrive pools connections in production; PgBouncer (transaction mode) models that here when installed.
   const pooler = process.env.BENCH_POOL !== "0" && havePgBouncer() ? await startPgBouncer(databaseUrl, await freePort()) : null;
   const worker = await startWorker({ port: await freePort(), databaseUrl: pooler?.url ?? databaseUrl, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
+  workerPid = worker.process.pid;
   try {
     console.log(`\nFootyCoach benchmark: wrangler dev + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (a new connection per request: no pooler installed)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
     // Warm both paths, then measure them back to back in the same run.
@@ -107,11 +139,14 @@ async function main() {
     const staticAgain = await load(`${worker.url}/favicon.svg`);
     const dashboard = await load(`${worker.url}/dashboard`, headers);
     const competitions = await load(`${worker.url}/competitions`, headers);
+    const dashboardData = await load(`${worker.url}/dashboard.data`, headers);
     console.log(`static /favicon.svg   ${fmt(staticAgain)}`);
     console.log(`SSR    /dashboard     ${fmt(dashboard)}`);
+    console.log(`data   /dashboard.data ${fmt(dashboardData)}  (the same loaders, no HTML)`);
     console.log(`SSR    /competitions  ${fmt(competitions)}`);
     console.log(`ratio  /dashboard p50 / static p50 = ${(dashboard.p50 / staticAgain.p50).toFixed(2)} (target <= 4)`);
     console.log(`ratio  /competitions p50 / static p50 = ${(competitions.p50 / staticAgain.p50).toFixed(2)}`);
+    console.log(`ratio  workerd CPU per request, /dashboard / static = ${(dashboard.cpuMs / staticAgain.cpuMs).toFixed(2)}, /competitions / static = ${(competitions.cpuMs / staticAgain.cpuMs).toFixed(2)}`);
     const djs = await firstLoadJs(worker.url, "/dashboard", headers);
     console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
   } finally {

@@ -3,6 +3,7 @@ import { z } from "zod";
 /** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
 
 import { MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
+import { dateFormat } from "./date-format";
 
 export { GENDERS, MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
 export const PASSWORD_MIN = 6;
@@ -60,7 +61,7 @@ export function ageOn(dateOfBirth: string, today: string): number {
 /** "Today" as YYYY-MM-DD in a time zone (the player's own calendar day decides their 18th birthday). */
 export function todayIn(now: Date, timeZone: string | null | undefined): string {
   try {
-    return new Intl.DateTimeFormat("en-CA", { timeZone: timeZone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+    return dateFormat("en-CA", { timeZone: timeZone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
   } catch {
     return now.toISOString().slice(0, 10);
   }
@@ -68,7 +69,7 @@ export function todayIn(now: Date, timeZone: string | null | undefined): string 
 
 export function isValidTimeZone(tz: string): boolean {
   try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: tz });
+    dateFormat("en-GB", { timeZone: tz });
     return true;
   } catch {
     return false;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "~/db.server";
 import type { CsvRowError, FixtureCsvRow } from "~/lib/csv";
 import { ACCESS_DENIED } from "~/admin.server";
+import { dateFormat } from "~/lib/date-format";
 
 /*
  * Admin fixtures: the results view, result entry, postponement and the CSV upsert. Every call runs as the
@@ -57,9 +58,9 @@ export function formatKickoff(value: Date | string, timeZone: string | null): st
     timeZoneName: "short",
   };
   try {
-    return new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: timeZone || "UTC" }).format(date);
+    return dateFormat("en-GB", { ...opts, timeZone: timeZone || "UTC" }).format(date);
   } catch {
-    return new Intl.DateTimeFormat("en-GB", { ...opts, timeZone: "UTC" }).format(date);
+    return dateFormat("en-GB", { ...opts, timeZone: "UTC" }).format(date);
   }
 }
 

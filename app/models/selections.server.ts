@@ -1,4 +1,5 @@
 import type { Db } from "~/db.server";
+import { dateFormat } from "~/lib/date-format";
 
 /** Competition ids are UUIDs; anything else is "Competition not found" without asking the database. */
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -25,7 +26,7 @@ export interface FixtureGroup {
 export function safeTimeZone(zone: string | null | undefined): string {
   if (!zone) return "UTC";
   try {
-    new Intl.DateTimeFormat("en-GB", { timeZone: zone });
+    dateFormat("en-GB", { timeZone: zone });
     return zone;
   } catch {
     return "UTC";
@@ -34,7 +35,7 @@ export function safeTimeZone(zone: string | null | undefined): string {
 
 export function formatKickoff(iso: string | Date | null, timeZone: string): string {
   if (!iso) return "TBA";
-  return new Intl.DateTimeFormat("en-GB", {
+  return dateFormat("en-GB", {
     timeZone,
     weekday: "short",
     day: "numeric",
@@ -45,8 +46,8 @@ export function formatKickoff(iso: string | Date | null, timeZone: string): stri
 }
 
 export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGroup[] {
-  const dateFmt = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
-  const timeFmt = new Intl.DateTimeFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" });
+  const dateFmt = dateFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  const timeFmt = dateFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" });
   const groups: FixtureGroup[] = [];
   for (const row of rows) {
     const date = row.kickoffTime ? dateFmt.format(new Date(row.kickoffTime)) : "Unknown Date";

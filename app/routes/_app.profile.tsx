@@ -5,6 +5,7 @@ import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
+import { dateFormat } from "~/lib/date-format";
 
 export const meta: MetaFunction = () => [{ title: "Profile | FootyCoach" }];
 
@@ -52,7 +53,7 @@ export default function ProfilePage() {
     );
   }
 
-  const dob = new Date(`${profile.dateOfBirth}T00:00:00Z`).toLocaleDateString("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+  const dob = dateFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(new Date(`${profile.dateOfBirth}T00:00:00Z`));
   return (
     <div className="container narrow">
       <header className="page-header">

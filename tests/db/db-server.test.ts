@@ -50,6 +50,19 @@ describe("createDb", () => {
     expect(server.statementCount()).toBe(5);
   });
 
+  it("counts a query built from fragments once, and unsafe statements too", async () => {
+    const server = createDb(db.url, new Date());
+    const type = "season";
+    const rows = await server.asUser(alice, async (tx) =>
+      tx`select 1 as one where true ${type ? tx`and ${type} = 'season'` : tx``} ${tx`and 2 = 2`}`,
+    );
+    expect(rows).toHaveLength(1);
+    // BEGIN, the identity statement, the one query (its two fragments are not statements), COMMIT.
+    expect(server.statementCount()).toBe(4);
+    await server.service((sql) => sql.unsafe("select 1"));
+    expect(server.statementCount()).toBe(5);
+  });
+
   it("rolls the whole transaction back when a query fails", async () => {
     const server = createDb(db.url, new Date());
     await expect(

@@ -2,6 +2,7 @@ import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FormError } from "~/components/Field";
 import { Markdown } from "./Markdown";
+import { dateFormat } from "~/lib/date-format";
 
 export interface ReleaseNoteData {
   id: string;
@@ -32,7 +33,7 @@ const BASE = "/admin/fixtures?section=notes";
 function formatDate(value: string) {
   const date = new Date(`${value}T00:00:00Z`);
   if (Number.isNaN(date.getTime())) return value;
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(date);
+  return dateFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(date);
 }
 
 function NoteForm({ note, today, error, values }: { note: ReleaseNoteData | null; today: string; error: string | null; values: NoteFormValues | null }) {
