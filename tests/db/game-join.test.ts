@@ -332,6 +332,32 @@ describe("create_private_competition", () => {
     ]);
   });
 
+  it("takes today in the creator's time zone, as the form shows it", async () => {
+    const zoned = async (username: string, zone: string) => {
+      const id = await player(username);
+      await db.sql`update public.profiles set time_zone = ${zone} where id = ${id}`;
+      return id;
+    };
+    const la = await zoned("Coastal", "America/Los_Angeles");
+    const tokyo = await zoned("Eastern", "Asia/Tokyo");
+    const badZone = await zoned("Nowhere", "Mars/Olympus_Mons");
+    // 02:00 UTC on 4 June is still the evening of 3 June in Los Angeles.
+    const lateInLa = new Date("2026-06-04T02:00:00Z");
+    const [row] = await create(la, ["Coastal Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], lateInLa);
+    expect(row.id).toBeTruthy();
+    expect(await failure(ids.carol, ["Carol Late", "knockout", LEAGUE, SEASON, "2026-06-03", 3], lateInLa)).toEqual([
+      "P0001", "Start date must be today or a future date.",
+    ]);
+    // 16:00 UTC on 3 June is already 4 June in Tokyo.
+    const earlyInTokyo = new Date("2026-06-03T16:00:00Z");
+    expect(await failure(tokyo, ["Eastern Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], earlyInTokyo)).toEqual([
+      "P0001", "Start date must be today or a future date.",
+    ]);
+    // A zone the database does not know falls back to UTC rather than failing.
+    const [fallback] = await create(badZone, ["Nowhere Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], earlyInTokyo);
+    expect(fallback.id).toBeTruthy();
+  });
+
   it("is not callable by anon and refuses a caller without a profile", async () => {
     const anon = await errorCode(asUser(db.sql, null, (tx) => tx`
       select * from public.create_private_competition('X', 'knockout', 'Premier League', '2025/26', '2026-06-03', 3)`, { role: "anon" }));
