@@ -1,28 +1,20 @@
 import postgres from "postgres";
 import type { Db } from "~/db.server";
+import {
+  competitionInfoQuery,
+  numberOrNull,
+  numberOrZero,
+  toCompetitionInfo,
+  toKnockoutStanding,
+  toSeasonStanding,
+  type CompetitionInfo,
+  type KnockoutStanding,
+  type SeasonStanding,
+} from "~/models/competition-rows.server";
 import { FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
 
 export const PLAYERS_PAGE_SIZE = 10;
 export const STANDINGS_SIZE = 10;
-
-export interface CompetitionInfo {
-  id: string;
-  name: string;
-  type: "season" | "knockout";
-  league: string;
-  season: string;
-  status: string;
-  registrationStatus: string;
-  visibility: string;
-  prize: string;
-  currentMatchDay: number;
-  startMatchDay: number;
-  playerCount: number;
-  createdBy: string | null;
-  createdByUsername: string | null;
-  knockoutWinnerUsername: string | null;
-  deadline: string | null;
-}
 
 export interface PlayerRow {
   userId: string;
@@ -33,27 +25,6 @@ export interface PlayerRow {
   currentSelection: string | null;
   selectionHidden: boolean;
   hasSelection: boolean;
-}
-
-export interface SeasonStanding {
-  userId: string;
-  username: string;
-  rank: number | null;
-  wins: number;
-  draws: number;
-  losses: number;
-  goalsFor: number;
-  goalsAgainst: number;
-  points: number;
-}
-
-export interface KnockoutStanding {
-  userId: string;
-  username: string;
-  status: string;
-  knockedOutOn: number | null;
-  currentSelection: string | null;
-  selectionHidden: boolean;
 }
 
 export interface MySelection {
@@ -78,16 +49,13 @@ export interface CompetitionDetail {
   canManage: boolean;
 }
 
-const num = (v: unknown) => (v == null ? 0 : Number(v));
-const numOrNull = (v: unknown) => (v == null ? null : Number(v));
-
 function playerRow(r: Record<string, unknown>): PlayerRow {
   return {
     userId: String(r.user_id),
     username: String(r.username ?? ""),
     membershipStatus: String(r.membership_status ?? "active"),
-    joinedMatchDay: numOrNull(r.joined_match_day),
-    knockedOutOn: numOrNull(r.knocked_out_on),
+    joinedMatchDay: numberOrNull(r.joined_match_day),
+    knockedOutOn: numberOrNull(r.knocked_out_on),
     currentSelection: (r.current_selection as string | null) ?? null,
     selectionHidden: Boolean(r.selection_hidden),
     hasSelection: Boolean(r.has_selection),
@@ -113,16 +81,7 @@ export async function getCompetitionDetail(
   return db.asUser(me, async (tx) => {
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
-        tx`
-          select c.id, c.name, c.type, c.league, c.season, c.status, c.registration_status as "registrationStatus",
-                 c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
-                 c.player_count as "playerCount", c.created_by as "createdBy",
-                 creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
-                 public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
-            from public.competitions c
-            left join public.player_names creator on creator.id = c.created_by
-            left join public.player_names winner on winner.id = c.knockout_winner
-           where c.id = ${competitionId} and c.type in ('season', 'knockout')`,
+        competitionInfoQuery(tx, competitionId),
         tx`
           select us.status, us.knocked_out_on as "knockedOutOn", us.match_day as "joinedMatchDay"
             from public.user_selections us
@@ -179,59 +138,25 @@ export async function getCompetitionDetail(
 
     const c = competitionRows[0];
     if (!c) return null;
-    const deadline = toIso(c.deadline);
-    const competition: CompetitionInfo = {
-      id: String(c.id),
-      name: String(c.name),
-      type: c.type === "season" ? "season" : "knockout",
-      league: String(c.league),
-      season: String(c.season),
-      status: String(c.status),
-      registrationStatus: String(c.registrationStatus),
-      visibility: String(c.visibility),
-      prize: (c.prize as string | null) || "Bragging Rights!",
-      currentMatchDay: num(c.currentMatchDay),
-      startMatchDay: num(c.startMatchDay),
-      playerCount: num(c.playerCount),
-      createdBy: (c.createdBy as string | null) ?? null,
-      createdByUsername: (c.createdByUsername as string | null) ?? null,
-      knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
-      deadline,
-    };
+    const competition = toCompetitionInfo(c);
+    const { deadline } = competition;
     const m = membershipRows[0];
     return {
       competition,
       closed: deadline !== null && new Date(deadline).getTime() <= now.getTime(),
       membership: m
-        ? { status: String(m.status), knockedOutOn: numOrNull(m.knockedOutOn), joinedMatchDay: num(m.joinedMatchDay) }
+        ? { status: String(m.status), knockedOutOn: numberOrNull(m.knockedOutOn), joinedMatchDay: numberOrZero(m.joinedMatchDay) }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
       mySelections: historyRows.map((r) => ({
-        matchDay: num(r.matchDay),
+        matchDay: numberOrZero(r.matchDay),
         team: String(r.team),
         createdAt: toIso(r.createdAt),
         fixture: normaliseFixtures([r])[0],
       })),
       players: playerRows.map(playerRow),
-      seasonStandings: seasonRows.map((r) => ({
-        userId: String(r.user_id),
-        username: String(r.username ?? ""),
-        rank: numOrNull(r.rank),
-        wins: num(r.wins),
-        draws: num(r.draws),
-        losses: num(r.losses),
-        goalsFor: num(r.goals_for),
-        goalsAgainst: num(r.goals_against),
-        points: num(r.points),
-      })),
-      knockoutStandings: knockoutRows.map((r) => ({
-        userId: String(r.user_id),
-        username: String(r.username ?? ""),
-        status: String(r.status ?? ""),
-        knockedOutOn: numOrNull(r.knocked_out_on),
-        currentSelection: (r.current_selection as string | null) ?? null,
-        selectionHidden: Boolean(r.selection_hidden),
-      })),
+      seasonStandings: seasonRows.map(toSeasonStanding),
+      knockoutStandings: knockoutRows.map(toKnockoutStanding),
       fixtures: normaliseFixtures(fixtureRows),
       manageRows: manageRows.map(playerRow),
       canManage: isAdmin || (competition.createdBy !== null && competition.createdBy === me),
@@ -241,9 +166,12 @@ export async function getCompetitionDetail(
 
 /**
  * The champion of an inactive competition (game rules): season = the top-ranked player; knockout = the stored
- * knockout_winner, else the first player whose status is Winner or Still In, else the first ranked.
+ * knockout_winner, else the first player whose status is Winner or Still In, else the first ranked. Takes only the
+ * parts it reads so the season leaderboard can ask with its top row alone.
  */
-export function championOf(detail: CompetitionDetail): string | null {
+export function championOf(
+  detail: Pick<CompetitionDetail, "competition" | "seasonStandings" | "knockoutStandings">,
+): string | null {
   const { competition } = detail;
   if (competition.status !== "inactive") return null;
   if (competition.type === "season") return detail.seasonStandings[0]?.username ?? null;

@@ -1,102 +1,48 @@
-import type { Db, Tx } from "~/db.server";
-import {
-  championOf,
-  type CompetitionInfo,
-  type KnockoutStanding,
-  type SeasonStanding,
-} from "~/models/competition-detail.server";
-import { toIso } from "~/models/selections.server";
+import type { Db } from "~/db.server";
+import { championOf } from "~/models/competition-detail.server";
+import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
+import type { CompetitionInfo, KnockoutStanding, SeasonStanding } from "~/models/competition-rows.server";
 
 /** Knockout and season leaderboard page size (spec §9). */
 export const LEADERBOARD_PAGE_SIZE = 10;
 
-export type { KnockoutStanding, SeasonStanding };
-
-interface LeaderboardBase {
+/** One page of a board and the player's own row (null when they are not a member). */
+export interface Leaderboard<Row> {
   competition: CompetitionInfo;
   page: number;
   pageCount: number;
+  mine: Row | null;
+  rows: Row[];
 }
 
-export interface KnockoutLeaderboard extends LeaderboardBase {
-  mine: KnockoutStanding | null;
-  rows: KnockoutStanding[];
-}
+export type KnockoutLeaderboard = Leaderboard<KnockoutStanding>;
 
-export interface SeasonLeaderboard extends LeaderboardBase {
-  mine: SeasonStanding | null;
-  rows: SeasonStanding[];
+export interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
   /** The champion's username: only when the competition is over (inactive) and has a rank-1 player. */
   champion: string | null;
-}
-
-const num = (v: unknown) => (v == null ? 0 : Number(v));
-const numOrNull = (v: unknown) => (v == null ? null : Number(v));
-
-function competitionInfo(c: Record<string, unknown>): CompetitionInfo {
-  return {
-    id: String(c.id),
-    name: String(c.name),
-    type: c.type === "season" ? "season" : "knockout",
-    league: String(c.league),
-    season: String(c.season),
-    status: String(c.status),
-    registrationStatus: String(c.registrationStatus),
-    visibility: String(c.visibility),
-    prize: (c.prize as string | null) || "Bragging Rights!",
-    currentMatchDay: num(c.currentMatchDay),
-    startMatchDay: num(c.startMatchDay),
-    playerCount: num(c.playerCount),
-    createdBy: (c.createdBy as string | null) ?? null,
-    createdByUsername: (c.createdByUsername as string | null) ?? null,
-    knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
-    deadline: toIso(c.deadline),
-  };
-}
-
-function knockoutRow(r: Record<string, unknown>): KnockoutStanding {
-  return {
-    userId: String(r.user_id),
-    username: String(r.username ?? ""),
-    status: String(r.status ?? ""),
-    knockedOutOn: numOrNull(r.knocked_out_on),
-    currentSelection: (r.current_selection as string | null) ?? null,
-    selectionHidden: Boolean(r.selection_hidden),
-  };
-}
-
-function seasonRow(r: Record<string, unknown>): SeasonStanding {
-  return {
-    userId: String(r.user_id),
-    username: String(r.username ?? ""),
-    rank: numOrNull(r.rank),
-    wins: num(r.wins),
-    draws: num(r.draws),
-    losses: num(r.losses),
-    goalsFor: num(r.goals_for),
-    goalsAgainst: num(r.goals_against),
-    points: num(r.points),
-  };
 }
 
 const pageCountOf = (playerCount: number) => Math.max(1, Math.ceil(playerCount / LEADERBOARD_PAGE_SIZE));
 const offsetOf = (page: number) => (Math.max(1, page) - 1) * LEADERBOARD_PAGE_SIZE;
 
-/**
- * The competition row (explicit columns: never registration_key), shaped like the competition detail's so the
- * champion rule has one home (championOf).
- */
-function competitionQuery(tx: Tx, competitionId: string) {
-  return tx`
-    select c.id, c.name, c.type, c.league, c.season, c.status, c.registration_status as "registrationStatus",
-           c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
-           c.player_count as "playerCount", c.created_by as "createdBy",
-           creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
-           public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
-      from public.competitions c
-      left join public.player_names creator on creator.id = c.created_by
-      left join public.player_names winner on winner.id = c.knockout_winner
-     where c.id = ${competitionId} and c.type in ('season', 'knockout')`;
+type Rows = readonly Record<string, unknown>[];
+
+/** Both boards from their first three queries' rows (competition, own row, page); null when the competition is unknown. */
+function toLeaderboard<Row>(
+  page: number,
+  [competitionRows, mineRows, pageRows]: [Rows, Rows, Rows],
+  toRow: (r: Record<string, unknown>) => Row,
+): Leaderboard<Row> | null {
+  const c = competitionRows[0];
+  if (!c) return null;
+  const competition = toCompetitionInfo(c);
+  return {
+    competition,
+    page,
+    pageCount: pageCountOf(competition.playerCount),
+    mine: mineRows[0] ? toRow(mineRows[0]) : null,
+    rows: pageRows.map(toRow),
+  };
 }
 
 /**
@@ -115,8 +61,8 @@ export async function getKnockoutLeaderboard(
 ): Promise<KnockoutLeaderboard | null> {
   const offset = offsetOf(page);
   return db.asUser(userId, async (tx) => {
-    const [competitionRows, mineRows, pageRows] = await Promise.all([
-      competitionQuery(tx, competitionId),
+    const rows = await Promise.all([
+      competitionInfoQuery(tx, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
       tx`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
@@ -130,16 +76,7 @@ export async function getKnockoutLeaderboard(
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
          order by k.position`,
     ]);
-    const c = competitionRows[0];
-    if (!c) return null;
-    const competition = competitionInfo(c);
-    return {
-      competition,
-      page,
-      pageCount: pageCountOf(competition.playerCount),
-      mine: mineRows[0] ? knockoutRow(mineRows[0]) : null,
-      rows: pageRows.map(knockoutRow),
-    };
+    return toLeaderboard(page, rows, toKnockoutStanding);
   });
 }
 
@@ -158,7 +95,7 @@ export async function getSeasonLeaderboard(
   const offset = offsetOf(page);
   return db.asUser(userId, async (tx) => {
     const [competitionRows, mineRows, pageRows, topRows] = await Promise.all([
-      competitionQuery(tx, competitionId),
+      competitionInfoQuery(tx, competitionId),
       tx`
         select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
           from public.user_competition_stats_view v
@@ -175,29 +112,10 @@ export async function getSeasonLeaderboard(
            and exists (select 1 from public.competitions c
                         where c.id = ${competitionId} and c.type = 'season' and c.status = 'inactive')`,
     ]);
-    const c = competitionRows[0];
-    if (!c) return null;
-    const competition = competitionInfo(c);
-    const top = topRows[0] ? seasonRow(topRows[0]) : null;
-    return {
-      competition,
-      page,
-      pageCount: pageCountOf(competition.playerCount),
-      mine: mineRows[0] ? seasonRow(mineRows[0]) : null,
-      rows: pageRows.map(seasonRow),
-      champion: championOf({
-        competition,
-        seasonStandings: top ? [top] : [],
-        knockoutStandings: [],
-        closed: false,
-        membership: null,
-        currentSelection: null,
-        mySelections: [],
-        players: [],
-        fixtures: [],
-        manageRows: [],
-        canManage: false,
-      }),
-    };
+    const board = toLeaderboard(page, [competitionRows, mineRows, pageRows], toSeasonStanding);
+    if (!board) return null;
+    const top = topRows[0] ? toSeasonStanding(topRows[0]) : null;
+    const champion = championOf({ competition: board.competition, seasonStandings: top ? [top] : [], knockoutStandings: [] });
+    return { ...board, champion };
   });
 }

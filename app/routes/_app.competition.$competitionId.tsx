@@ -2,20 +2,20 @@ import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionA
 import {
   Form,
   Link,
-  isRouteErrorResponse,
   useActionData,
   useLoaderData,
   useLocation,
   useNavigate,
   useNavigation,
-  useRouteError,
 } from "@remix-run/react";
 import { useId } from "react";
 import { z } from "zod";
+import { competitionNotFound } from "~/components/CompetitionNotFound";
 import { Field } from "~/components/Field";
 import { FixtureList } from "~/components/FixtureList";
+import { leaderboardPath } from "~/components/LeaderboardPage";
 import { Pager, pageFrom } from "~/components/Pager";
-import { StatusPage } from "~/components/StatusPage";
+import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { trackEvent } from "~/lib/analytics.client";
 import { ordinal } from "~/lib/ordinal";
 import {
@@ -32,6 +32,8 @@ import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 
+export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
+
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -47,19 +49,15 @@ const TABS = [
 ] as const;
 type TabId = (typeof TABS)[number]["id"];
 
-function notFound(): never {
-  throw new Response("Competition not found", { status: 404, statusText: "Competition not found" });
-}
-
 const capitalise = (s: string) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) notFound();
+  if (!isCompetitionId(params.competitionId)) competitionNotFound();
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
   const detail = await getCompetitionDetail(context.db, user, params.competitionId, playersPage);
-  if (!detail) notFound();
+  if (!detail) competitionNotFound();
   const timeZone = safeTimeZone(user.timeZone);
   const { competition: c, membership } = detail;
 
@@ -119,7 +117,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) notFound();
+  if (!isCompetitionId(params.competitionId)) competitionNotFound();
   const id = params.competitionId;
   const here = `/competition/${id}`;
   const form = await request.formData();
@@ -224,7 +222,6 @@ export default function CompetitionDetailPage() {
   const navigation = useNavigation();
   const c = d.competition;
   const busyIntent = navigation.state === "submitting" ? String(navigation.formData?.get("intent") ?? "") : null;
-  const viewAll = c.type === "season" ? `/season-leaderboard/${c.id}` : `/leaderboard/${c.id}`;
 
   return (
     <div className="container competition-detail">
@@ -462,7 +459,7 @@ export default function CompetitionDetailPage() {
       <section className="card" aria-labelledby="standings-heading">
         <div className="card-header">
           <h2 id="standings-heading">Competition Standings</h2>
-          <Link to={viewAll}>View All</Link>
+          <Link to={leaderboardPath(c)}>View All</Link>
         </div>
         {c.type === "season" ? (
           d.seasonStandings.length === 0 ? (
@@ -473,12 +470,7 @@ export default function CompetitionDetailPage() {
                 <tr>
                   <th scope="col">Rank</th>
                   <th scope="col">Username</th>
-                  <th scope="col" className="numeric"><abbr title="Wins">W</abbr></th>
-                  <th scope="col" className="numeric"><abbr title="Draws">D</abbr></th>
-                  <th scope="col" className="numeric"><abbr title="Losses">L</abbr></th>
-                  <th scope="col" className="numeric"><abbr title="Goals for">GF</abbr></th>
-                  <th scope="col" className="numeric"><abbr title="Goals against">GA</abbr></th>
-                  <th scope="col" className="numeric"><abbr title="Points">Pts</abbr></th>
+                  <SeasonStatHeadings />
                 </tr>
               </thead>
               <tbody>
@@ -486,12 +478,7 @@ export default function CompetitionDetailPage() {
                   <tr key={s.userId}>
                     <td data-label="Rank">{s.rank ? ordinal(s.rank) : "--"}</td>
                     <td data-label="Username">{s.username}</td>
-                    <td data-label="W" className="numeric">{s.wins}</td>
-                    <td data-label="D" className="numeric">{s.draws}</td>
-                    <td data-label="L" className="numeric">{s.losses}</td>
-                    <td data-label="GF" className="numeric">{s.goalsFor}</td>
-                    <td data-label="GA" className="numeric">{s.goalsAgainst}</td>
-                    <td data-label="Pts" className="numeric">{s.points}</td>
+                    <SeasonStatCells standing={s} labelled />
                   </tr>
                 ))}
               </tbody>
@@ -560,23 +547,4 @@ export default function CompetitionDetailPage() {
       </section>
     </div>
   );
-}
-
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <StatusPage
-        status={404}
-        title="Competition not found"
-        message="This competition does not exist or is no longer available."
-        linkTo="/competitions"
-        linkLabel="Browse Competitions"
-      />
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    return <StatusPage status={503} title="Temporarily unavailable" message="FootyCoach is temporarily unavailable. Please try again in a few minutes." />;
-  }
-  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
 }

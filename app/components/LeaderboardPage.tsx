@@ -1,0 +1,85 @@
+import { Link, useNavigation } from "@remix-run/react";
+import type { ComponentType, ReactNode } from "react";
+import { Pager } from "~/components/Pager";
+
+/** The leaderboard of a competition: knockout and season boards live at different paths. */
+export function leaderboardPath(competition: { id: string; type: string }) {
+  return competition.type === "season" ? `/season-leaderboard/${competition.id}` : `/leaderboard/${competition.id}`;
+}
+
+/** What both leaderboard loaders return for this page; `me` is the signed-in player's id. */
+export interface LeaderboardView<Row> {
+  competition: { id: string; name: string; league: string; season: string; currentMatchDay: number };
+  me: string;
+  mine: Row | null;
+  rows: Row[];
+  page: number;
+  pageCount: number;
+}
+
+export interface StandingsTableProps<Row> {
+  rows: Row[];
+  me: string;
+  caption: string;
+}
+
+interface Props<Row> {
+  title: string;
+  view: LeaderboardView<Row>;
+  /** Renders the player's own row and each page of rows, so both tables look alike on one board. */
+  Table: ComponentType<StandingsTableProps<Row>>;
+  /** Shown between the header and the standings (the season board's champion banner). */
+  children?: ReactNode;
+}
+
+/**
+ * The page around a leaderboard's table, the same for knockout and season boards: heading with a link back to
+ * the competition, the player's own standing (wherever they are ranked, so they need not page to find it) and
+ * one page of the competition's standings with its pager.
+ */
+export function LeaderboardPage<Row>({ title, view, Table, children }: Props<Row>) {
+  const navigation = useNavigation();
+  const c = view.competition;
+  return (
+    <div className="container leaderboard">
+      <header className="page-header">
+        <div>
+          <h1>{title}</h1>
+          <p className="subtitle">
+            {c.name} · {c.league} · {c.season} · Match Day {c.currentMatchDay}
+          </p>
+        </div>
+        <Link className="btn btn-secondary" to={`/competition/${c.id}`}>
+          View Competition
+        </Link>
+      </header>
+
+      {navigation.state === "loading" ? (
+        <p className="loading" role="status">
+          Loading...
+        </p>
+      ) : null}
+
+      {children}
+
+      <section className="card leaderboard-section" aria-labelledby="your-standings">
+        <h2 id="your-standings">Your Standings</h2>
+        {view.mine ? (
+          <Table rows={[view.mine]} me={view.me} caption="Your standing" />
+        ) : (
+          <p className="not-found">Not found</p>
+        )}
+      </section>
+
+      <section className="card leaderboard-section" aria-labelledby="competition-standings">
+        <h2 id="competition-standings">Competition Standings</h2>
+        {view.rows.length === 0 ? (
+          <p className="empty-state">No players have registered yet.</p>
+        ) : (
+          <Table rows={view.rows} me={view.me} caption={`Competition standings, page ${view.page} of ${view.pageCount}`} />
+        )}
+        <Pager page={view.page} pageCount={view.pageCount} label="Standings pages" />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,118 @@
+import type { Tx } from "~/db.server";
+import { toIso } from "~/models/selections.server";
+
+/**
+ * The rows the competition detail page and both leaderboards read alike: the competition header and the season
+ * and knockout standing rows. One home, so the pages cannot drift apart in which columns they read (never
+ * registration_key) or in how they turn database values into numbers.
+ */
+
+/** postgres.js returns bigint and numeric columns as strings, and missing values as null. */
+export const numberOrZero = (v: unknown) => (v == null ? 0 : Number(v));
+export const numberOrNull = (v: unknown) => (v == null ? null : Number(v));
+
+export interface CompetitionInfo {
+  id: string;
+  name: string;
+  type: "season" | "knockout";
+  league: string;
+  season: string;
+  status: string;
+  registrationStatus: string;
+  visibility: string;
+  prize: string;
+  currentMatchDay: number;
+  startMatchDay: number;
+  playerCount: number;
+  createdBy: string | null;
+  createdByUsername: string | null;
+  knockoutWinnerUsername: string | null;
+  deadline: string | null;
+}
+
+export interface SeasonStanding {
+  userId: string;
+  username: string;
+  rank: number | null;
+  wins: number;
+  draws: number;
+  losses: number;
+  goalsFor: number;
+  goalsAgainst: number;
+  points: number;
+}
+
+export interface KnockoutStanding {
+  userId: string;
+  username: string;
+  status: string;
+  knockedOutOn: number | null;
+  currentSelection: string | null;
+  selectionHidden: boolean;
+}
+
+/**
+ * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
+ * winner's usernames and the current match day's deadline. Not awaited here: callers issue it together with
+ * their other queries so the transaction pipelines them.
+ */
+export function competitionInfoQuery(tx: Tx, competitionId: string) {
+  return tx`
+    select c.id, c.name, c.type, c.league, c.season, c.status, c.registration_status as "registrationStatus",
+           c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
+           c.player_count as "playerCount", c.created_by as "createdBy",
+           creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
+           public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
+      from public.competitions c
+      left join public.player_names creator on creator.id = c.created_by
+      left join public.player_names winner on winner.id = c.knockout_winner
+     where c.id = ${competitionId} and c.type in ('season', 'knockout')`;
+}
+
+export function toCompetitionInfo(c: Record<string, unknown>): CompetitionInfo {
+  return {
+    id: String(c.id),
+    name: String(c.name),
+    type: c.type === "season" ? "season" : "knockout",
+    league: String(c.league),
+    season: String(c.season),
+    status: String(c.status),
+    registrationStatus: String(c.registrationStatus),
+    visibility: String(c.visibility),
+    prize: (c.prize as string | null) || "Bragging Rights!",
+    currentMatchDay: numberOrZero(c.currentMatchDay),
+    startMatchDay: numberOrZero(c.startMatchDay),
+    playerCount: numberOrZero(c.playerCount),
+    createdBy: (c.createdBy as string | null) ?? null,
+    createdByUsername: (c.createdByUsername as string | null) ?? null,
+    knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
+    deadline: toIso(c.deadline),
+  };
+}
+
+/** A row selecting user_id, username, rank, wins, draws, losses, goals_for, goals_against, points. */
+export function toSeasonStanding(r: Record<string, unknown>): SeasonStanding {
+  return {
+    userId: String(r.user_id),
+    username: String(r.username ?? ""),
+    rank: numberOrNull(r.rank),
+    wins: numberOrZero(r.wins),
+    draws: numberOrZero(r.draws),
+    losses: numberOrZero(r.losses),
+    goalsFor: numberOrZero(r.goals_for),
+    goalsAgainst: numberOrZero(r.goals_against),
+    points: numberOrZero(r.points),
+  };
+}
+
+/** A row selecting user_id, username, status, knocked_out_on, current_selection, selection_hidden. */
+export function toKnockoutStanding(r: Record<string, unknown>): KnockoutStanding {
+  return {
+    userId: String(r.user_id),
+    username: String(r.username ?? ""),
+    status: String(r.status ?? ""),
+    knockedOutOn: numberOrNull(r.knocked_out_on),
+    currentSelection: (r.current_selection as string | null) ?? null,
+    selectionHidden: Boolean(r.selection_hidden),
+  };
+}

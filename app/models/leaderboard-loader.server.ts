@@ -1,0 +1,53 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { competitionNotFound } from "~/components/CompetitionNotFound";
+import { leaderboardPath, type LeaderboardView } from "~/components/LeaderboardPage";
+import { pageFrom } from "~/components/Pager";
+import type { Db } from "~/db.server";
+import type { Leaderboard } from "~/models/leaderboards.server";
+import { isCompetitionId } from "~/models/selections.server";
+import { requireUser } from "~/session.server";
+
+type ReadBoard<Board> = (db: Db, userId: string, competitionId: string, page: number) => Promise<Board | null>;
+
+/**
+ * The loader both leaderboard routes run around reading their board (one db.asUser call, in `read`): sign-in,
+ * 404 for an unknown competition, the other board's URL for a competition of the other type and the last page
+ * for a page past the end (both keep the rest of the query string, so shared links survive). Returns the board
+ * for page-specific extras and the view that LeaderboardPage renders, with only the competition fields it shows.
+ */
+export async function loadLeaderboard<Board extends Leaderboard<Board["rows"][number]>>(
+  { request, params, context }: LoaderFunctionArgs,
+  type: "knockout" | "season",
+  read: ReadBoard<Board>,
+): Promise<{ board: Board; view: LeaderboardView<Board["rows"][number]> }> {
+  const user = await requireUser(request, context);
+  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  const url = new URL(request.url);
+  const page = pageFrom(url);
+  const board = await read(context.db, user.id, params.competitionId, page);
+  if (!board) competitionNotFound();
+  const { competition } = board;
+  if (competition.type !== type) throw redirect(`${leaderboardPath(competition)}${url.search}`);
+  if (page > board.pageCount) {
+    const search = new URLSearchParams(url.search);
+    search.set("page", String(board.pageCount));
+    if (board.pageCount <= 1) search.delete("page");
+    const qs = search.toString();
+    throw redirect(`${url.pathname}${qs ? `?${qs}` : ""}`);
+  }
+  const view = {
+    competition: {
+      id: competition.id,
+      name: competition.name,
+      league: competition.league,
+      season: competition.season,
+      currentMatchDay: competition.currentMatchDay,
+    },
+    me: user.id,
+    mine: board.mine,
+    rows: board.rows,
+    page: board.page,
+    pageCount: board.pageCount,
+  };
+  return { board, view };
+}
