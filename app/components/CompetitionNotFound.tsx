@@ -2,7 +2,7 @@ import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
 import { StatusPage } from "~/components/StatusPage";
 
 /**
- * The 404 that the pages of one competition (detail, knockout and season leaderboards) throw for an id that is
+ * The 404 that the pages of one competition (detail, team selection, knockout and season leaderboards) throw for an id that is
  * not a competition the player may read, and the error boundary that renders it: kept together so the thrown
  * status and the page shown for it cannot drift apart.
  */

@@ -1,6 +1,8 @@
 import postgres from "postgres";
 import { z } from "zod";
 import type { Db, Tx } from "~/db.server";
+import type { ListFilters, MyFilters } from "~/lib/competition-filters";
+import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { deadlineOf } from "~/lib/countdown";
 
 /*
@@ -12,48 +14,34 @@ import { deadlineOf } from "~/lib/countdown";
 
 export const PAGE_SIZE = 9;
 
-import {
-  COMPETITION_STATUS_OPTIONS,
-  CREATE_LEAGUES,
-  CREATE_SEASONS,
-  LEAGUE_OPTIONS,
-  PLAYER_CREATE_DEFAULTS,
-  REGISTRATION_OPTIONS,
-  SEASON_OPTIONS,
-  TYPE_OPTIONS,
-  USER_STATUS_OPTIONS,
-  VISIBILITY_OPTIONS,
-} from "~/lib/competition-options";
-
-export * from "~/lib/competition-options";
-
-/** A value from the URL only when it is one of the allowed ones ("" = all). */
-function pick<T extends string>(value: string | null, allowed: readonly T[]): T | "" {
-  return value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : "";
+/** The page a list shows (the first when asked for less) and the offset of its first row. */
+function pageWindow(requestedPage: number) {
+  const page = Math.max(1, requestedPage);
+  return { page, offset: (page - 1) * PAGE_SIZE };
 }
-const values = <T extends { value: string }>(list: readonly T[]) => list.map((o) => o.value) as T["value"][];
+const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / PAGE_SIZE));
+
+/**
+ * "and <column> = <value>" for every filter that is set ("" = All adds nothing). The columns are fixed
+ * identifiers per list, never taken from the request; the values travel as parameters.
+ */
+function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, string>) {
+  return Object.entries(columns).reduce(
+    (sql, [param, column]) => (filters[param] ? tx`${sql} and ${tx(column as string)} = ${filters[param]}` : sql),
+    tx``,
+  );
+}
 
 // ---------- competitions list ----------
 
-export interface ListFilters {
-  type: string;
-  league: string;
-  season: string;
-  /** Registration status; never "all" (the spec offers Open, Closed, Completed). */
-  registration: string;
-  visibility: string;
-}
-
-export function listFiltersFrom(url: URL): ListFilters {
-  const q = url.searchParams;
-  return {
-    type: pick(q.get("type"), values(TYPE_OPTIONS)),
-    league: pick(q.get("league"), LEAGUE_OPTIONS),
-    season: pick(q.get("season"), SEASON_OPTIONS),
-    registration: pick(q.get("registration"), values(REGISTRATION_OPTIONS)) || "open",
-    visibility: pick(q.get("visibility"), values(VISIBILITY_OPTIONS)),
-  };
-}
+/** The competitions column each list filter narrows; registration is always set (it has no "All"). */
+const LIST_COLUMNS: Record<keyof ListFilters, string> = {
+  type: "c.type",
+  league: "c.league",
+  season: "c.season",
+  registration: "c.registration_status",
+  visibility: "c.visibility",
+};
 
 export interface CompetitionCardData {
   id: string;
@@ -69,11 +57,15 @@ export interface CompetitionCardData {
   joined: boolean;
 }
 
-export interface CompetitionListPage {
-  competitions: CompetitionCardData[];
+/** One page of a competitions list, PAGE_SIZE cards a page. */
+interface ListPage<Card> {
+  competitions: Card[];
   total: number;
   page: number;
   pageCount: number;
+}
+
+export interface CompetitionListPage extends ListPage<CompetitionCardData> {
   /** The just-created competition (no-JS result view), only for its creator. */
   created: { id: string; name: string; registrationKey: string } | null;
   /** The competition whose key dialog is open (?join=<id>), if it is private. */
@@ -84,26 +76,13 @@ const uuid = z.uuid();
 export const isUuid = (v: unknown): v is string => uuid.safeParse(v).success;
 
 function listWhere(tx: Tx, f: ListFilters) {
-  return tx`
-    c.type <> 'scout'
-    and c.registration_status = ${f.registration}
-    ${f.type ? tx`and c.type = ${f.type}` : tx``}
-    ${f.league ? tx`and c.league = ${f.league}` : tx``}
-    ${f.season ? tx`and c.season = ${f.season}` : tx``}
-    ${f.visibility ? tx`and c.visibility = ${f.visibility}` : tx``}`;
+  return tx`c.type <> 'scout' ${filterSql(tx, f, LIST_COLUMNS)}`;
 }
 
-interface ListRow {
-  id: string;
-  name: string;
-  type: string;
-  league: string;
-  season: string;
-  visibility: "public" | "private";
+interface ListRow extends Pick<CompetitionCardData, "id" | "name" | "type" | "league" | "season" | "visibility" | "joined"> {
   registration_status: string;
   player_count: number;
   first_kickoff_time: Date | string | null;
-  joined: boolean;
 }
 
 /**
@@ -118,8 +97,8 @@ export async function listCompetitions(
   requestedPage: number,
   opts: { createdId?: string | null; joinId?: string | null } = {},
 ): Promise<CompetitionListPage> {
+  const { page, offset } = pageWindow(requestedPage);
   return db.asUser(userId, async (tx) => {
-    const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
     const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
     const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
     const [countRows, rows, createdRows, joinRows] = await Promise.all([
@@ -145,7 +124,6 @@ export async function listCompetitions(
         : Promise.resolve([]),
     ]);
     const total = countRows[0]?.total ?? 0;
-    const pageCount = Math.max(1, Math.ceil(total / PAGE_SIZE));
     const created = createdRows[0]?.key ? { id: createdRows[0].id, name: createdRows[0].name, registrationKey: createdRows[0].key } : null;
     return {
       competitions: rows.map((r) => ({
@@ -161,8 +139,8 @@ export async function listCompetitions(
         joined: r.joined,
       })),
       total,
-      page: Math.max(1, requestedPage),
-      pageCount,
+      page,
+      pageCount: pageCountOf(total),
       created,
       joinTarget: joinRows[0] ?? null,
     };
@@ -171,25 +149,17 @@ export async function listCompetitions(
 
 // ---------- My Competitions ----------
 
-export interface MyFilters {
-  type: string;
-  league: string;
-  season: string;
-  userStatus: string;
-  competitionStatus: string;
-}
+/** The stats view column each My Competitions filter narrows. */
+const MY_COLUMNS: Record<keyof MyFilters, string> = {
+  type: "v.competition_type",
+  league: "v.league",
+  season: "v.season",
+  status: "v.membership_status",
+  competitionStatus: "v.competition_status",
+};
 
-/** The first visit (no filter in the URL) shows active competitions; "all" is an explicit empty value. */
-export function myFiltersFrom(url: URL): MyFilters {
-  const q = url.searchParams;
-  const untouched = !["type", "league", "season", "status", "competitionStatus"].some((k) => q.has(k));
-  return {
-    type: pick(q.get("type"), values(TYPE_OPTIONS)),
-    league: pick(q.get("league"), LEAGUE_OPTIONS),
-    season: pick(q.get("season"), SEASON_OPTIONS),
-    userStatus: pick(q.get("status"), values(USER_STATUS_OPTIONS)),
-    competitionStatus: untouched ? "active" : pick(q.get("competitionStatus"), values(COMPETITION_STATUS_OPTIONS)),
-  };
+function myWhere(tx: Tx, userId: string, f: MyFilters) {
+  return tx`v.user_id = ${userId} and v.competition_type <> 'scout' ${filterSql(tx, f, MY_COLUMNS)}`;
 }
 
 export interface MyCompetitionCard {
@@ -206,11 +176,7 @@ export interface MyCompetitionCard {
   membershipStatus: string;
 }
 
-export interface MyCompetitionsPage {
-  competitions: MyCompetitionCard[];
-  total: number;
-  page: number;
-  pageCount: number;
+export interface MyCompetitionsPage extends ListPage<MyCompetitionCard> {
   /** True when the player has no active (non-scout) competition at all. */
   noActive: boolean;
 }
@@ -231,18 +197,11 @@ interface MyRow {
 }
 
 export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
+  const { page, offset } = pageWindow(requestedPage);
   return db.asUser(userId, async (tx) => {
-    const offset = (Math.max(1, requestedPage) - 1) * PAGE_SIZE;
-    const where = tx`
-      v.user_id = ${userId} and v.competition_type <> 'scout'
-      ${f.type ? tx`and v.competition_type = ${f.type}` : tx``}
-      ${f.league ? tx`and v.league = ${f.league}` : tx``}
-      ${f.season ? tx`and v.season = ${f.season}` : tx``}
-      ${f.userStatus ? tx`and v.membership_status = ${f.userStatus}` : tx``}
-      ${f.competitionStatus ? tx`and v.competition_status = ${f.competitionStatus}` : tx``}`;
     const [counts, rows] = await Promise.all([
       tx<{ total: number; active: number }[]>`
-        select count(*) filter (where ${where})::int as total,
+        select count(*) filter (where ${myWhere(tx, userId, f)})::int as total,
                count(*) filter (where v.competition_status = 'active')::int as active
           from public.user_competition_stats_view v
          where v.user_id = ${userId} and v.competition_type <> 'scout'`,
@@ -251,7 +210,7 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
                v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status,
                (v.selection_deadline is not null and v.selection_deadline <= public.app_now()) as selection_closed
           from public.user_competition_stats_view v
-         where ${where}
+         where ${myWhere(tx, userId, f)}
          order by v.competition_status asc, v.competition asc, v.competition_id asc
          limit ${PAGE_SIZE} offset ${offset}`,
     ]);
@@ -271,8 +230,8 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
         membershipStatus: r.membership_status ?? "active",
       })),
       total,
-      page: Math.max(1, requestedPage),
-      pageCount: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+      page,
+      pageCount: pageCountOf(total),
       noActive: (counts[0]?.active ?? 0) === 0,
     };
   });
@@ -291,6 +250,11 @@ export type JoinCode =
 export type UnregisterCode = "unregistered" | "not_registered" | "registration_closed" | "not_signed_in";
 export type Toastish = { type: "info" | "success" | "error"; message: string };
 
+/** What a code-returning SQL function answered, or the short text of a database failure. */
+export type CodeResult<C extends string> = { code: C } | { code: "error"; message: string };
+export type JoinResult = CodeResult<JoinCode>;
+export type UnregisterResult = CodeResult<UnregisterCode>;
+
 /** A short, safe text of a database failure (never a stack trace). */
 function shortMessage(error: unknown): string {
   const message = error instanceof postgres.PostgresError ? error.message : "";
@@ -298,73 +262,66 @@ function shortMessage(error: unknown): string {
   return line && line.length <= 160 ? line : "An unexpected error occurred.";
 }
 
-export type JoinResult = { code: JoinCode } | { code: "error"; message: string };
+/**
+ * One call of a SQL function that answers a code, as the player. A database failure becomes the "error"
+ * result (logged, shown as a toast) instead of a 500; a Response (e.g. the database is unavailable) passes.
+ */
+async function callCodeFunction<C extends string>(
+  db: Db,
+  userId: string,
+  name: string,
+  query: (tx: Tx) => Promise<{ code: C }[]>,
+): Promise<CodeResult<C>> {
+  try {
+    const rows = await db.asUser(userId, query);
+    return { code: rows[0]!.code };
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error(`${name} failed:`, (error as Error)?.message);
+    return { code: "error", message: shortMessage(error) };
+  }
+}
 
 /** join_competition under RLS; the key (private ones) is compared by the database after trimming. */
-export async function joinCompetition(db: Db, userId: string, competitionId: string, key?: string | null): Promise<JoinResult> {
-  try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`);
-    return { code: rows[0]!.code };
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("join_competition failed:", (error as Error)?.message);
-    return { code: "error", message: shortMessage(error) };
-  }
+export function joinCompetition(db: Db, userId: string, competitionId: string, key?: string | null): Promise<JoinResult> {
+  return callCodeFunction(db, userId, "join_competition", (tx) =>
+    tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`);
 }
 
-export type UnregisterResult = { code: UnregisterCode } | { code: "error"; message: string };
-
-export async function unregisterCompetition(db: Db, userId: string, competitionId: string): Promise<UnregisterResult> {
-  try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`);
-    return { code: rows[0]!.code };
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("unregister_competition failed:", (error as Error)?.message);
-    return { code: "error", message: shortMessage(error) };
-  }
+export function unregisterCompetition(db: Db, userId: string, competitionId: string): Promise<UnregisterResult> {
+  return callCodeFunction(db, userId, "unregister_competition", (tx) =>
+    tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`);
 }
 
-/** The one home of the join messages (spec part 1 §8); no_username is handled by a redirect instead. */
-export function joinMessage(codeOrResult: JoinCode | JoinResult): Toastish {
-  const result: JoinResult = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
-  switch (result.code) {
-    case "joined":
-      return { type: "success", message: "Successfully joined competition!" };
-    case "already_joined":
-      return { type: "info", message: "You have already joined this competition!" };
-    case "invalid_key":
-      return { type: "error", message: "Invalid registration key. Please check and try again." };
-    case "registration_closed":
-      return { type: "error", message: "Failed to join competition: Registration is closed." };
-    case "not_found":
-      return { type: "error", message: "Competition not found" };
-    case "not_signed_in":
-      return { type: "info", message: "Please log in first!" };
-    case "no_username":
-      return { type: "info", message: "Please complete your profile first." };
-    case "error":
-      return { type: "error", message: `Failed to join competition: ${result.message}` };
-  }
+/** The toast of a code (or a result): its message from the table, a failure after the action's prefix. */
+function toastOf<C extends string>(codeOrResult: C | CodeResult<C>, messages: Record<C, Toastish>, failurePrefix: string): Toastish {
+  const result = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
+  if ("message" in result) return { type: "error", message: `${failurePrefix}: ${result.message}` };
+  return { ...messages[result.code] };
 }
 
-export function unregisterMessage(codeOrResult: UnregisterCode | UnregisterResult): Toastish {
-  const result: UnregisterResult = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
-  switch (result.code) {
-    case "unregistered":
-      return { type: "success", message: "You have been unregistered." };
-    case "registration_closed":
-      return { type: "error", message: "Failed to unregister: Registration is closed." };
-    case "not_registered":
-      return { type: "error", message: "Failed to unregister: You are not registered for this competition." };
-    case "not_signed_in":
-      return { type: "info", message: "You must be logged in." };
-    case "error":
-      return { type: "error", message: `Failed to unregister: ${result.message}` };
-  }
-}
+// The one home of the join and unregister messages (spec part 1 §8); no_username is handled by a redirect instead.
+const JOIN_MESSAGES: Record<JoinCode, Toastish> = {
+  joined: { type: "success", message: "Successfully joined competition!" },
+  already_joined: { type: "info", message: "You have already joined this competition!" },
+  invalid_key: { type: "error", message: "Invalid registration key. Please check and try again." },
+  registration_closed: { type: "error", message: "Failed to join competition: Registration is closed." },
+  not_found: { type: "error", message: "Competition not found" },
+  not_signed_in: { type: "info", message: "Please log in first!" },
+  no_username: { type: "info", message: "Please complete your profile first." },
+};
+
+const UNREGISTER_MESSAGES: Record<UnregisterCode, Toastish> = {
+  unregistered: { type: "success", message: "You have been unregistered." },
+  registration_closed: { type: "error", message: "Failed to unregister: Registration is closed." },
+  not_registered: { type: "error", message: "Failed to unregister: You are not registered for this competition." },
+  not_signed_in: { type: "info", message: "You must be logged in." },
+};
+
+export const joinMessage = (codeOrResult: JoinCode | JoinResult) => toastOf(codeOrResult, JOIN_MESSAGES, "Failed to join competition");
+
+export const unregisterMessage = (codeOrResult: UnregisterCode | UnregisterResult) =>
+  toastOf(codeOrResult, UNREGISTER_MESSAGES, "Failed to unregister");
 
 // ---------- private competition creation ----------
 

@@ -1,29 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate, useSubmit } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { z } from "zod";
 import { CompetitionCard } from "~/components/CompetitionCard";
 import { CreatePrivateCompetition, RegistrationKeyView } from "~/components/CreatePrivateCompetition";
+import { FilterBar } from "~/components/FilterBar";
 import { Pager, pageFrom } from "~/components/Pager";
-import { RegistrationKeyDialog, useHydrated, type JoinActionData } from "~/components/RegistrationKeyDialog";
+import { RegistrationKeyDialog, type JoinActionData } from "~/components/RegistrationKeyDialog";
+import { LIST_FILTER_FIELDS, listFiltersFrom } from "~/lib/competition-filters";
+import { redirectPastLastPage } from "~/lib/last-page.server";
 import { todayIn } from "~/lib/validation";
-import {
-  createPrivateCompetition,
-  createPrivateSchema,
-  joinCompetition,
-  joinMessage,
-  listCompetitions,
-  listFiltersFrom,
-} from "~/models/competitions.server";
-import {
-  COMPETITION_STATUS_OPTIONS,
-  LEAGUE_OPTIONS,
-  REGISTRATION_OPTIONS,
-  SEASON_OPTIONS,
-  TYPE_OPTIONS,
-  USER_STATUS_OPTIONS,
-  VISIBILITY_OPTIONS,
-} from "~/lib/competition-options";
+import { createPrivateCompetition, createPrivateSchema, joinCompetition, joinMessage, listCompetitions } from "~/models/competitions.server";
 import { requireUser, safeRedirect } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/competitions.css?url";
@@ -39,12 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     createdId: url.searchParams.get("created"),
     joinId: url.searchParams.get("join"),
   });
-  if (list.page > list.pageCount) {
-    // Past the last page (e.g. a shared link after competitions closed): go to the last one.
-    url.searchParams.set("page", String(list.pageCount));
-    if (list.pageCount <= 1) url.searchParams.delete("page");
-    throw redirect(url.pathname + url.search);
-  }
+  redirectPastLastPage(url, list);
   return {
     ...list,
     filters,
@@ -54,14 +36,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-/** The list URL a form came from, without the dialog and result parameters. */
+/** The list URL (filters and page) without the dialog and result parameters, plus `extra` ones. */
+function listHref(pathname: string, search: string, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams(search);
+  for (const param of ["join", "created", "create"]) params.delete(param);
+  for (const [param, value] of Object.entries(extra)) params.set(param, value);
+  const qs = params.toString();
+  return `${pathname}${qs ? `?${qs}` : ""}`;
+}
+
+/** The list URL a form came from: where it returns. */
 function backTo(value: FormDataEntryValue | null): string {
-  const to = safeRedirect(value, "/competitions");
-  const url = new URL(to, "http://x");
-  url.searchParams.delete("join");
-  url.searchParams.delete("created");
-  url.searchParams.delete("create");
-  return url.pathname + url.search;
+  const url = new URL(safeRedirect(value, "/competitions"), "http://x");
+  return listHref(url.pathname, url.search);
 }
 
 const JoinSchema = z.object({
@@ -129,55 +116,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return data({ intent: "unknown" as const }, { status: 400 });
 }
 
-function Select({
-  label,
-  name,
-  value,
-  options,
-  onChange,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  options: readonly { value: string; label: string }[];
-  onChange: (event: React.ChangeEvent<HTMLSelectElement>) => void;
-}) {
-  return (
-    <div className="field filter-field">
-      <label htmlFor={`filter-${name}`}>{label}</label>
-      <select id={`filter-${name}`} name={name} defaultValue={value} onChange={onChange}>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
-}
-
-const asOptions = (list: readonly string[]) => list.map((v) => ({ value: v, label: v }));
-
 export default function Competitions() {
   const { competitions, total, page, pageCount, filters, serverNow, isAdmin, today, created, joinTarget } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as JoinActionData | { intent: string } | undefined;
   const location = useLocation();
   const navigate = useNavigate();
-  const submit = useSubmit();
-  const hydrated = useHydrated();
   const [joining, setJoining] = useState<{ id: string; name: string } | null>(null);
 
-  const params = new URLSearchParams(location.search);
-  params.delete("join");
-  params.delete("created");
-  params.delete("create");
-  const qs = params.toString();
-  const here = `${location.pathname}${qs ? `?${qs}` : ""}`;
-  const joinHref = (id: string) => {
-    const p = new URLSearchParams(qs);
-    p.set("join", id);
-    return `${location.pathname}?${p.toString()}`;
-  };
+  const here = listHref(location.pathname, location.search);
+  // The key dialog's no-JS address.
+  const joinHref = (id: string) => listHref(location.pathname, location.search, { join: id });
 
   const urlTarget = joinTarget && new URLSearchParams(location.search).get("join") === joinTarget.id ? joinTarget : null;
   const target = joining ?? urlTarget;
@@ -189,9 +137,6 @@ export default function Competitions() {
     actionData && "code" in actionData && target && actionData.competitionId === target.id && actionData.code !== "joined"
       ? actionData.toast.message
       : null;
-
-  const autoSubmit = (event: React.ChangeEvent<HTMLSelectElement>) => submit(event.currentTarget.form, { replace: true, preventScrollReset: true });
-  const formKey = `${filters.type}|${filters.league}|${filters.season}|${filters.registration}|${filters.visibility}`;
 
   return (
     <div className="container competitions-page">
@@ -210,41 +155,7 @@ export default function Competitions() {
         </section>
       ) : null}
 
-      <Form method="get" className="filters" key={formKey} aria-label="Filter competitions">
-        <Select label="Type" name="type" value={filters.type} options={[{ value: "", label: "All Types" }, ...TYPE_OPTIONS]} onChange={autoSubmit} />
-        <Select
-          label="League"
-          name="league"
-          value={filters.league}
-          options={[{ value: "", label: "All Leagues" }, ...asOptions(LEAGUE_OPTIONS)]}
-          onChange={autoSubmit}
-        />
-        <Select
-          label="Season"
-          name="season"
-          value={filters.season}
-          options={[{ value: "", label: "All Seasons" }, ...asOptions(SEASON_OPTIONS)]}
-          onChange={autoSubmit}
-        />
-        <Select label="Registration Status" name="registration" value={filters.registration} options={REGISTRATION_OPTIONS} onChange={autoSubmit} />
-        <Select
-          label="Visibility"
-          name="visibility"
-          value={filters.visibility}
-          options={[{ value: "", label: "All Visibility" }, ...VISIBILITY_OPTIONS]}
-          onChange={autoSubmit}
-        />
-        <div className="filter-buttons">
-          {!hydrated ? (
-            <button type="submit" className="btn btn-secondary">
-              Filter
-            </button>
-          ) : null}
-          <Link to="/competitions" className="btn btn-link" preventScrollReset>
-            Reset
-          </Link>
-        </div>
-      </Form>
+      <FilterBar fields={LIST_FILTER_FIELDS} values={filters} label="Filter competitions" resetTo="/competitions" />
 
       {competitions.length === 0 ? (
         <p className="empty-state">No competitions match your filters.</p>

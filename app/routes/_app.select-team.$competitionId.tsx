@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, isRouteErrorResponse, useActionData, useLoaderData, useNavigate, useNavigation, useRouteError } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { StatusPage } from "~/components/StatusPage";
+import { CompetitionErrorBoundary, competitionNotFound } from "~/components/CompetitionNotFound";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
@@ -23,15 +23,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },
 ];
 
-function notFound(): never {
-  throw new Response("Competition not found", { status: 404, statusText: "Competition not found" });
-}
-
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) notFound();
+  if (!isCompetitionId(params.competitionId)) competitionNotFound();
   const page = await getTeamSelectionPage(context.db, user.id, params.competitionId);
-  if (!page) notFound();
+  if (!page) competitionNotFound();
   const url = new URL(request.url);
   const timeZone = safeTimeZone(user.timeZone);
   const member = page.membership;
@@ -60,7 +56,7 @@ const SelectSchema = z.object({
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) notFound();
+  if (!isCompetitionId(params.competitionId)) competitionNotFound();
   const id = params.competitionId;
   const here = `/select-team/${id}`;
   const form = await request.formData();
@@ -212,13 +208,4 @@ export default function TeamSelectionPage() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <StatusPage status={404} title="Competition not found" message="This competition does not exist or is no longer available." linkTo="/competitions" linkLabel="Browse Competitions" />;
-  }
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    return <StatusPage status={503} title="Temporarily unavailable" message="FootyCoach is temporarily unavailable. Please try again in a few minutes." />;
-  }
-  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
-}
+export { CompetitionErrorBoundary as ErrorBoundary };
