@@ -1,7 +1,9 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Countdown } from "~/components/Countdown";
-import { spaceActivates, useHydrated, type JoinActionData } from "~/components/RegistrationKeyDialog";
+import type { JoinActionData } from "~/components/RegistrationKeyDialog";
+import { spaceActivates } from "~/components/spaceActivates";
+import { useHydrated } from "~/components/useHydrated";
 import { useToast } from "~/components/Toaster";
 import { trackEvent } from "~/lib/analytics.client";
 import { typeLabel } from "~/lib/competition-options";

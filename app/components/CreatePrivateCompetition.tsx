@@ -1,14 +1,14 @@
 import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useState } from "react";
+import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { CopyButton } from "~/components/CopyButton";
-import { Modal, spaceActivates, useHydrated } from "~/components/RegistrationKeyDialog";
+import { DialogForm, useFetcherResult } from "~/components/DialogForm";
+import { Field, FormError } from "~/components/Field";
+import { Modal } from "~/components/Modal";
+import { spaceActivates } from "~/components/spaceActivates";
 import { useToast } from "~/components/Toaster";
-import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPES, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
-
-const TYPES = CREATE_TYPES;
-const LEAGUES = CREATE_LEAGUES;
-const SEASONS = CREATE_SEASONS;
-const FIXED = PLAYER_CREATE_DEFAULTS;
+import { useHydrated } from "~/components/useHydrated";
+import { PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 
 export type CreateActionData =
   | { intent: "create-private"; ok: true; id: string; name: string; registrationKey: string }
@@ -37,8 +37,6 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ name: string; registrationKey: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const handled = useRef<unknown>(null);
-  const busy = fetcher.state !== "idle";
 
   params.delete("create");
   params.delete("created");
@@ -55,10 +53,7 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
     if (urlOpen) navigate(here, { replace: true, preventScrollReset: true });
   }, [urlOpen, navigate, here]);
 
-  useEffect(() => {
-    const result = fetcher.data;
-    if (fetcher.state !== "idle" || !result || handled.current === result) return;
-    handled.current = result;
+  useFetcherResult(fetcher, (result) => {
     if (result.ok) {
       toast.show("success", "Private competition created successfully!");
       setCreated({ name: result.name, registrationKey: result.registrationKey });
@@ -67,7 +62,7 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
       toast.show(result.type, result.message);
       setError(result.message);
     }
-  }, [fetcher.state, fetcher.data, toast]);
+  });
 
   const isOpen = open || urlOpen;
   return (
@@ -101,85 +96,38 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
               </div>
             </div>
           ) : (
-            <fetcher.Form method="post" action="/competitions" className="dialog-body" noValidate>
-              <input type="hidden" name="intent" value="create-private" />
-              <input type="hidden" name="redirectTo" value={openHref} />
-              {hydrated ? <input type="hidden" name="_js" value="1" /> : null}
-              {error ? (
-                <div className="form-error" role="alert">
-                  {error}
-                </div>
-              ) : null}
-              <div className="field">
-                <label htmlFor="create-name">Competition Name</label>
-                <input id="create-name" name="name" type="text" required maxLength={100} autoComplete="off" />
-              </div>
+            <DialogForm
+              fetcher={fetcher}
+              action="/competitions"
+              intent="create-private"
+              redirectTo={openHref}
+              cancelHref={here}
+              onCancel={close}
+              submitLabel="Create"
+              busyLabel="Creating..."
+            >
+              <FormError message={error} />
+              <CompetitionNameField idPrefix="create" />
               <div className="create-grid">
-                <div className="field">
-                  <label htmlFor="create-type">Type</label>
-                  <select id="create-type" name="type" required disabled={!isAdmin} defaultValue={FIXED.type}>
-                    {TYPES.map((t) => (
-                      <option key={t.value} value={t.value}>
-                        {t.label}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div className="field">
-                  <label htmlFor="create-league">League</label>
-                  <select id="create-league" name="league" required disabled={!isAdmin} defaultValue={FIXED.league}>
-                    {LEAGUES.map((l) => (
-                      <option key={l} value={l}>
-                        {l}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <div className="field">
-                  <label htmlFor="create-season">Season</label>
-                  <select id="create-season" name="season" required disabled={!isAdmin} defaultValue={FIXED.season}>
-                    {SEASONS.map((s) => (
-                      <option key={s} value={s}>
-                        {s}
-                      </option>
-                    ))}
-                  </select>
-                </div>
+                <CompetitionChoiceFields idPrefix="create" values={PLAYER_CREATE_DEFAULTS} locked={!isAdmin} />
               </div>
               {!isAdmin ? <p className="field-hint">Private competitions are Knockout, Premier League, 2025/26.</p> : null}
               <div className="create-grid">
-                <div className="field">
-                  <label htmlFor="create-start-date">Start Date</label>
-                  <input id="create-start-date" name="startDate" type="date" required min={today} defaultValue={today} />
-                </div>
-                <div className="field">
-                  <label htmlFor="create-start-md">Start Match Day</label>
-                  <input
-                    id="create-start-md"
-                    name="startMatchDay"
-                    type="text"
-                    inputMode="numeric"
-                    pattern="[0-9]*"
-                    required
-                    autoComplete="off"
-                  />
-                </div>
+                <StartDateField idPrefix="create" today={today} defaultValue={today} />
+                {/* Digits as typed (text, not a number input), so "1x" reaches the server and gets the spec's
+                    "Start Match Day must be a positive whole number." instead of being dropped by the browser. */}
+                <Field
+                  id="create-start-md"
+                  label="Start Match Day"
+                  name="startMatchDay"
+                  type="text"
+                  inputMode="numeric"
+                  pattern="[0-9]*"
+                  required
+                  autoComplete="off"
+                />
               </div>
-              <div className="dialog-actions">
-                {hydrated ? (
-                  <button type="button" className="btn btn-secondary" onClick={close}>
-                    Cancel
-                  </button>
-                ) : (
-                  <a className="btn btn-secondary" href={here}>
-                    Cancel
-                  </a>
-                )}
-                <button type="submit" className="btn btn-primary" disabled={busy}>
-                  {busy ? "Creating..." : "Create"}
-                </button>
-              </div>
-            </fetcher.Form>
+            </DialogForm>
           )}
         </Modal>
       ) : null}

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
 
 interface FieldProps extends InputHTMLAttributes<HTMLInputElement> {
   label: string;
@@ -27,6 +27,38 @@ export function Field({ label, error, hint, id, ...input }: FieldProps) {
           {error}
         </div>
       ) : null}
+    </div>
+  );
+}
+
+/** A choice: a plain value (shown as is) or a value with its own label. */
+export type SelectOption = string | number | { value: string; label: string };
+
+interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
+  label: string;
+  options: readonly SelectOption[];
+  /** Text of an empty first option, for forms where nothing is chosen beforehand. */
+  placeholder?: string;
+}
+
+/** A labelled select, laid out like Field (no error of its own: its forms report errors for the whole form). */
+export function SelectField({ label, options, placeholder, id, ...select }: SelectFieldProps) {
+  const auto = useId();
+  const selectId = id ?? auto;
+  return (
+    <div className="field">
+      <label htmlFor={selectId}>{label}</label>
+      <select id={selectId} {...select}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((option) => {
+          const { value, label: text } = typeof option === "object" ? option : { value: String(option), label: String(option) };
+          return (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          );
+        })}
+      </select>
     </div>
   );
 }

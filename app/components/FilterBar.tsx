@@ -1,5 +1,5 @@
 import { Form, Link, useSubmit } from "@remix-run/react";
-import { useHydrated } from "~/components/RegistrationKeyDialog";
+import { useHydrated } from "~/components/useHydrated";
 import type { FilterField } from "~/lib/url-filters";
 
 interface Props {

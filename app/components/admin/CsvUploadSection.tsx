@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useHydrated } from "~/components/RegistrationKeyDialog";
+import { FormError } from "~/components/Field";
+import { useHydrated } from "~/components/useHydrated";
 import { CSV_MAX_BYTES, CSV_TOO_LARGE, parseFixturesCsv, REQUIRED_COLUMNS, type CsvParseResult } from "~/lib/csv";
 
 export type UploadResult =
@@ -87,9 +88,7 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
         <div className="card admin-preview" aria-labelledby="preview-title">
           <h3 id="preview-title">Preview</h3>
           {!preview.ok ? (
-            <div className="form-error" role="alert">
-              {preview.message}
-            </div>
+            <FormError message={preview.message} />
           ) : (
             <>
               <p role="status">

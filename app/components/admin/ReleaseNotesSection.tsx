@@ -1,17 +1,10 @@
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
-import { FormError } from "~/components/Field";
+import { Field, FormError } from "~/components/Field";
 import { Markdown } from "./Markdown";
 import { dateFormat } from "~/lib/date-format";
-
-export interface ReleaseNoteData {
-  id: string;
-  version: string;
-  title: string;
-  content: string;
-  releaseDate: string;
-  isPublished: boolean;
-}
+// The loader hands listReleaseNotes' rows to this section unchanged, so their type is the props' type.
+import type { ReleaseNote } from "~/models/release-notes.server";
 
 export interface NoteFormValues {
   version?: string;
@@ -21,7 +14,7 @@ export interface NoteFormValues {
 }
 
 interface Props {
-  notes: ReleaseNoteData[];
+  notes: ReleaseNote[];
   editId: string | null;
   confirmDeleteId: string | null;
   today: string;
@@ -36,7 +29,7 @@ function formatDate(value: string) {
   return dateFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(date);
 }
 
-function NoteForm({ note, today, error, values }: { note: ReleaseNoteData | null; today: string; error: string | null; values: NoteFormValues | null }) {
+function NoteForm({ note, today, error, values }: { note: ReleaseNote | null; today: string; error: string | null; values: NoteFormValues | null }) {
   const navigation = useNavigation();
   const intent = note ? "update-note" : "create-note";
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -49,18 +42,9 @@ function NoteForm({ note, today, error, values }: { note: ReleaseNoteData | null
       {note ? <input type="hidden" name="id" value={note.id} /> : null}
       <FormError message={error} />
       <div className="admin-grid">
-        <div className="field">
-          <label htmlFor={`${prefix}-version`}>Version</label>
-          <input id={`${prefix}-version`} name="version" type="text" required maxLength={50} defaultValue={v.version ?? ""} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor={`${prefix}-title`}>Title</label>
-          <input id={`${prefix}-title`} name="title" type="text" required maxLength={200} defaultValue={v.title ?? ""} autoComplete="off" />
-        </div>
-        <div className="field">
-          <label htmlFor={`${prefix}-date`}>Release Date</label>
-          <input id={`${prefix}-date`} name="releaseDate" type="date" defaultValue={v.releaseDate ?? today} />
-        </div>
+        <Field id={`${prefix}-version`} label="Version" name="version" type="text" required maxLength={50} defaultValue={v.version ?? ""} autoComplete="off" />
+        <Field id={`${prefix}-title`} label="Title" name="title" type="text" required maxLength={200} defaultValue={v.title ?? ""} autoComplete="off" />
+        <Field id={`${prefix}-date`} label="Release Date" name="releaseDate" type="date" defaultValue={v.releaseDate ?? today} />
       </div>
       <div className="field">
         <label htmlFor={`${prefix}-content`}>Content (Markdown)</label>

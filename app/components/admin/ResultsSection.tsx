@@ -1,30 +1,12 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useId } from "react";
+import { SelectField } from "~/components/Field";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
-
-export interface ResultsFixture {
-  id: string;
-  homeTeam: string;
-  awayTeam: string;
-  kickoffTime: string;
-  kickoffText: string;
-  status: "pending" | "complete" | "postponed";
-  homeScore: number | null;
-  awayScore: number | null;
-}
-
-export interface ResultsData {
-  league: string;
-  season: string;
-  matchDay: number;
-  totalMatchDays: number;
-  team: string;
-  fixtures: ResultsFixture[];
-  teams: string[];
-}
+// The loader hands loadResults' view to this section unchanged, so its types are the props' types.
+import type { AdminFixture, ResultsView } from "~/models/fixtures.server";
 
 interface Props {
-  results: ResultsData;
+  results: ResultsView;
   /** The fixture unlocked by Edit (?edit=<id>). */
   editId: string | null;
   /** The current results URL (without edit): where saves return to. */
@@ -38,6 +20,39 @@ function withParam(here: string, key: string, value: string | null) {
   if (value === null) url.searchParams.delete(key);
   else url.searchParams.set(key, value);
   return url.pathname + url.search;
+}
+
+interface ScoreInputProps {
+  id: string;
+  name: "homeScore" | "awayScore";
+  team: string;
+  score: AdminFixture["homeScore"];
+  /** A saved result stays read-only until Edit unlocks it. */
+  locked: boolean;
+  /** A postponed fixture takes no score. */
+  postponed: boolean;
+}
+
+/** One side's score in a fixture's result form (whole numbers 0 to 30, spec part 2 §5). */
+function ScoreInput({ id, name, team, score, locked, postponed }: ScoreInputProps) {
+  return (
+    <input
+      id={id}
+      name={name}
+      className="score-input"
+      type="number"
+      inputMode="numeric"
+      min={0}
+      max={30}
+      step={1}
+      required
+      aria-label={`${team} score`}
+      defaultValue={score ?? ""}
+      readOnly={locked}
+      aria-readonly={locked || undefined}
+      disabled={postponed}
+    />
+  );
 }
 
 /** Results: league / season / match day / team picker and one score form per fixture (spec part 2 §2). */
@@ -54,36 +69,16 @@ export function ResultsSection({ results, editId, here, rowError }: Props) {
       <h2 id="results-title">Results</h2>
       <Form method="get" className="admin-filters card" aria-label="Choose fixtures">
         <input type="hidden" name="section" value="results" />
-        <div className="field">
-          <label htmlFor={`${pickerId}-league`}>League</label>
-          <select id={`${pickerId}-league`} name="league" defaultValue={results.league}>
-            {CREATE_LEAGUES.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${pickerId}-season`}>Season</label>
-          <select id={`${pickerId}-season`} name="season" defaultValue={results.season}>
-            {CREATE_SEASONS.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${pickerId}-md`}>Match Day</label>
-          <select id={`${pickerId}-md`} name="md" defaultValue={String(results.matchDay)} key={`${results.league}|${results.season}|${results.matchDay}`}>
-            {matchDays.map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField id={`${pickerId}-league`} label="League" name="league" defaultValue={results.league} options={CREATE_LEAGUES} />
+        <SelectField id={`${pickerId}-season`} label="Season" name="season" defaultValue={results.season} options={CREATE_SEASONS} />
+        <SelectField
+          id={`${pickerId}-md`}
+          label="Match Day"
+          name="md"
+          defaultValue={String(results.matchDay)}
+          options={matchDays}
+          key={`${results.league}|${results.season}|${results.matchDay}`}
+        />
         <div className="field">
           <label htmlFor={`${pickerId}-team`}>Team</label>
           <input
@@ -144,42 +139,26 @@ export function ResultsSection({ results, editId, here, rowError }: Props) {
                   <label className="admin-team home" htmlFor={`${formId}-home`}>
                     {f.homeTeam}
                   </label>
-                  <input
+                  <ScoreInput
+                    key={`h-${f.id}-${f.homeScore}-${locked}`}
                     id={`${formId}-home`}
                     name="homeScore"
-                    className="score-input"
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    max={30}
-                    step={1}
-                    required
-                    aria-label={`${f.homeTeam} score`}
-                    defaultValue={f.homeScore ?? ""}
-                    readOnly={locked}
-                    aria-readonly={locked || undefined}
-                    disabled={postponed}
-                    key={`h-${f.id}-${f.homeScore}-${locked}`}
+                    team={f.homeTeam}
+                    score={f.homeScore}
+                    locked={locked}
+                    postponed={postponed}
                   />
                   <span aria-hidden="true" className="score-sep">
                     –
                   </span>
-                  <input
+                  <ScoreInput
+                    key={`a-${f.id}-${f.awayScore}-${locked}`}
                     id={`${formId}-away`}
                     name="awayScore"
-                    className="score-input"
-                    type="number"
-                    inputMode="numeric"
-                    min={0}
-                    max={30}
-                    step={1}
-                    required
-                    aria-label={`${f.awayTeam} score`}
-                    defaultValue={f.awayScore ?? ""}
-                    readOnly={locked}
-                    aria-readonly={locked || undefined}
-                    disabled={postponed}
-                    key={`a-${f.id}-${f.awayScore}-${locked}`}
+                    team={f.awayTeam}
+                    score={f.awayScore}
+                    locked={locked}
+                    postponed={postponed}
                   />
                   <label className="admin-team away" htmlFor={`${formId}-away`}>
                     {f.awayTeam}

@@ -1,0 +1,8 @@
+import { useEffect, useState } from "react";
+
+/** True after hydration (JS running): forms then ask the action for data instead of a redirect. */
+export function useHydrated(): boolean {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return hydrated;
+}
