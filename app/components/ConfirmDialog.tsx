@@ -1,6 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
-
-const FOCUSABLE = "a[href], button:not([disabled]), input:not([disabled]):not([type='hidden']), select:not([disabled]), textarea:not([disabled])";
+import { useId, useRef, type ReactNode } from "react";
+import { useDialogFocus } from "~/components/useDialogFocus";
 
 interface Props {
   title: string;
@@ -20,44 +19,13 @@ export function ConfirmDialog({ title, children, actions, onCancel }: Props) {
   const titleId = useId();
   const bodyId = useId();
   const ref = useRef<HTMLDivElement>(null);
-  const cancelRef = useRef(onCancel);
-  cancelRef.current = onCancel;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = dialog?.querySelector<HTMLElement>(FOCUSABLE);
-    (first ?? dialog)?.focus();
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape" || event.key === "Esc") {
-        event.preventDefault();
-        cancelRef.current?.();
-      } else if (event.key === "Tab" && dialog) {
-        const items = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE));
-        if (items.length === 0) return;
-        const firstItem = items[0];
-        const lastItem = items[items.length - 1];
-        if (event.shiftKey && document.activeElement === firstItem) {
-          event.preventDefault();
-          lastItem.focus();
-        } else if (!event.shiftKey && document.activeElement === lastItem) {
-          event.preventDefault();
-          firstItem.focus();
-        }
-      }
-    };
-    document.addEventListener("keydown", onKeyDown);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      if (previous && document.contains(previous)) previous.focus();
-    };
-  }, []);
+  useDialogFocus(ref, onCancel);
 
   return (
     <div
       className="dialog-backdrop"
       onMouseDown={(event) => {
-        if (event.target === event.currentTarget) cancelRef.current?.();
+        if (event.target === event.currentTarget) onCancel?.();
       }}
     >
       <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} aria-describedby={bodyId} ref={ref} tabIndex={-1}>

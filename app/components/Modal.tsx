@@ -1,11 +1,10 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useId, useRef, type ReactNode } from "react";
+import { useDialogFocus } from "~/components/useDialogFocus";
 import { IconClose } from "~/components/Icons";
 
-const FOCUSABLE = "a[href],button:not([disabled]),input:not([disabled]):not([type='hidden']),select:not([disabled]),textarea:not([disabled])";
-
 /**
- * A modal dialog (role="dialog", aria-modal): focus moves in on open and back on close, Tab stays inside,
- * Escape and the backdrop close it. Rendered on the server too, so it works before JS loads.
+ * A modal dialog (role="dialog", aria-modal) with a title and a close button: focus and keys as in
+ * useDialogFocus, and the backdrop closes it. Rendered on the server too, so it works before JS loads.
  */
 export function Modal({
   title,
@@ -20,38 +19,8 @@ export function Modal({
 }) {
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const first = dialog?.querySelector<HTMLElement>("input:not([type='hidden']):not([disabled]),select:not([disabled])");
-    (first ?? dialog)?.focus();
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        event.preventDefault();
-        onCloseRef.current();
-      } else if (event.key === "Tab" && dialog) {
-        const items = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE));
-        if (items.length === 0) return;
-        const firstItem = items[0]!;
-        const last = items[items.length - 1]!;
-        if (event.shiftKey && document.activeElement === firstItem) {
-          event.preventDefault();
-          last.focus();
-        } else if (!event.shiftKey && document.activeElement === last) {
-          event.preventDefault();
-          firstItem.focus();
-        }
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      if (previous?.isConnected) previous.focus();
-    };
-  }, []);
+  // Fields first: a form dialog opens with the cursor in its first field.
+  useDialogFocus(ref, onClose, "input:not([type='hidden']):not([disabled]),select:not([disabled])");
 
   return (
     <div
