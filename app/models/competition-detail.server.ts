@@ -11,7 +11,14 @@ import {
   type KnockoutStanding,
   type SeasonStanding,
 } from "~/models/competition-rows.server";
-import { FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
+import {
+  currentFixturesQuery,
+  currentPickQuery,
+  FIXTURE_COLUMNS,
+  normaliseFixtures,
+  toIso,
+  type FixtureRow,
+} from "~/models/selections.server";
 
 export const PLAYERS_PAGE_SIZE = 10;
 export const STANDINGS_SIZE = 10;
@@ -86,11 +93,7 @@ export async function getCompetitionDetail(
           select us.status, us.knocked_out_on as "knockedOutOn", us.match_day as "joinedMatchDay"
             from public.user_selections us
            where us.competition_id = ${competitionId} and us.user_id = ${me}`,
-        tx`
-          select ts.selected_team as team
-            from public.team_selections ts
-            join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
-           where ts.competition_id = ${competitionId} and ts.user_id = ${me}`,
+        currentPickQuery(tx, competitionId, me),
         tx.unsafe(
           `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
              from public.team_selections ts
@@ -118,15 +121,7 @@ export async function getCompetitionDetail(
            where k.competition_id = ${competitionId}
            order by k.position
            limit ${STANDINGS_SIZE}`,
-        tx.unsafe(
-          `select ${FIXTURE_COLUMNS}
-             from public.fixtures f
-             join public.competitions c
-               on c.league = f.league and c.season = f.season and f.match_day = c.current_match_day
-            where c.id = $1
-            order by f.kickoff_time, f.id`,
-          [competitionId],
-        ),
+        currentFixturesQuery(tx, competitionId),
         tx`
           select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on,
                  v.current_selection, v.selection_hidden, v.has_selection

@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db, Tx } from "~/db.server";
 import { dateFormat } from "~/lib/date-format";
 
 /** Competition ids are UUIDs; anything else is "Competition not found" without asking the database. */
@@ -81,6 +81,32 @@ export function normaliseFixtures(rows: readonly Record<string, unknown>[]): Fix
   }));
 }
 
+/**
+ * The fixtures of the competition's current match day, in kickoff order: the team selection page and the
+ * competition detail page list the same ones. Not awaited here: callers issue it together with their other
+ * queries so the transaction pipelines them; turn the rows into FixtureRows with normaliseFixtures.
+ */
+export function currentFixturesQuery(tx: Tx, competitionId: string) {
+  return tx.unsafe(
+    `select ${FIXTURE_COLUMNS}
+       from public.fixtures f
+       join public.competitions c
+         on c.league = f.league and c.season = f.season and f.match_day = c.current_match_day
+      where c.id = $1
+      order by f.kickoff_time, f.id`,
+    [competitionId],
+  );
+}
+
+/** The player's own pick for the competition's current match day (no row when none). Not awaited here either. */
+export function currentPickQuery(tx: Tx, competitionId: string, userId: string) {
+  return tx`
+    select ts.selected_team as team
+      from public.team_selections ts
+      join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
+     where ts.competition_id = ${competitionId} and ts.user_id = ${userId}`;
+}
+
 export interface TeamSelectionPage {
   competition: { id: string; name: string; type: string; status: string; currentMatchDay: number };
   deadline: string | null;
@@ -104,24 +130,12 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
                public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
           from public.competitions c
          where c.id = ${competitionId} and c.type <> 'scout'`,
-      tx.unsafe(
-        `select ${FIXTURE_COLUMNS}
-           from public.fixtures f
-           join public.competitions c
-             on c.league = f.league and c.season = f.season and f.match_day = c.current_match_day
-          where c.id = $1
-          order by f.kickoff_time, f.id`,
-        [competitionId],
-      ),
+      currentFixturesQuery(tx, competitionId),
       tx`
         select us.status, us.knocked_out_on as "knockedOutOn"
           from public.user_selections us
          where us.competition_id = ${competitionId} and us.user_id = ${userId}`,
-      tx`
-        select ts.selected_team as team
-          from public.team_selections ts
-          join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
-         where ts.competition_id = ${competitionId} and ts.user_id = ${userId}`,
+      currentPickQuery(tx, competitionId, userId),
       tx`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
     ]);
     const c = competitionRows[0];

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
-import { Field, FormError } from "~/components/Field";
+import { Link, useActionData } from "@remix-run/react";
+import { AuthForm, AuthPage, EmailField } from "~/components/AuthPage";
 import { fieldErrors, ForgotPasswordSchema } from "~/lib/validation";
 import { requestPasswordReset, RESET_TOKEN_TTL_MINUTES } from "~/models/account.server";
 import { sendMail } from "~/mail.server";
@@ -32,32 +32,24 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ForgotPassword() {
   const result = useActionData<typeof action>();
-  const busy = useNavigation().state !== "idle";
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
-    <div className="auth-page">
-      <main className="card auth-card" id="main">
-        <h1>Forgot your password?</h1>
-        {result?.sent ? (
-          <p className="notice notice-success" role="status">
-            {SENT}
-          </p>
-        ) : (
-          <>
-            <p>Enter your email and we will send you a link to set a new password.</p>
-            <FormError message={result?.message} />
-            <Form method="post" noValidate>
-              <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-              <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-                {busy ? "Sending..." : "Send reset link"}
-              </button>
-            </Form>
-          </>
-        )}
-        <p className="auth-links">
-          <Link to="/login">Back to login</Link>
+    <AuthPage title="Forgot your password?">
+      {result?.sent ? (
+        <p className="notice notice-success" role="status">
+          {SENT}
         </p>
-      </main>
-    </div>
+      ) : (
+        <>
+          <p>Enter your email and we will send you a link to set a new password.</p>
+          <AuthForm message={result?.message} submitLabel="Send reset link" pendingLabel="Sending...">
+            <EmailField error={errors.email} />
+          </AuthForm>
+        </>
+      )}
+      <p className="auth-links">
+        <Link to="/login">Back to login</Link>
+      </p>
+    </AuthPage>
   );
 }

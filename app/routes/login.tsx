@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Field, FormError } from "~/components/Field";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { AuthForm, AuthPage, EmailField } from "~/components/AuthPage";
+import { Field } from "~/components/Field";
 import { fieldErrors, LoginSchema } from "~/lib/validation";
 import { verifyLogin } from "~/models/account.server";
 import { safeRedirect, startSession } from "~/session.server";
@@ -29,28 +30,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Login() {
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
-    <div className="auth-page">
-      <main className="card auth-card" id="main">
-        <h1>Log in to FootyCoach</h1>
-        <FormError message={result?.message} />
-        <Form method="post" noValidate>
-          <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
-          <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-          <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
-          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-            {busy ? "Logging in..." : "Log In"}
-          </button>
-        </Form>
-        <p className="auth-links">
-          <Link to="/forgot-password">Forgot Password</Link>
-        </p>
-        <p className="auth-links">
-          Don&apos;t have an account? <Link to="/signup">Sign up</Link>
-        </p>
-      </main>
-    </div>
+    <AuthPage title="Log in to FootyCoach">
+      <AuthForm message={result?.message} submitLabel="Log In" pendingLabel="Logging in...">
+        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? ""} />
+        <EmailField error={errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
+      </AuthForm>
+      <p className="auth-links">
+        <Link to="/forgot-password">Forgot Password</Link>
+      </p>
+      <p className="auth-links">
+        Don&apos;t have an account? <Link to="/signup">Sign up</Link>
+      </p>
+    </AuthPage>
   );
 }

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Field, FormError } from "~/components/Field";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { AuthForm, AuthPage, NewPasswordField } from "~/components/AuthPage";
 import { fieldErrors, ResetPasswordSchema } from "~/lib/validation";
 import { resetPassword } from "~/models/account.server";
 import { redirectWithToast } from "~/toast.server";
@@ -29,33 +29,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function ResetPassword() {
   const { token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { errors: Record<string, string>; message: string | null } | undefined;
-  const busy = useNavigation().state !== "idle";
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
-    <div className="auth-page">
-      <main className="card auth-card" id="main">
-        <h1>Set a new password</h1>
-        <FormError message={result?.message} />
-        <Form method="post" noValidate>
-          <input type="hidden" name="token" value={token} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={6}
-            maxLength={128}
-            error={errors.password}
-          />
-          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-            {busy ? "Saving..." : "Set New Password"}
-          </button>
-        </Form>
-        <p className="auth-links">
-          <Link to="/login">Back to login</Link>
-        </p>
-      </main>
-    </div>
+    <AuthPage title="Set a new password">
+      <AuthForm message={result?.message} submitLabel="Set New Password" pendingLabel="Saving...">
+        <input type="hidden" name="token" value={token} />
+        <NewPasswordField label="New password" error={errors.password} />
+      </AuthForm>
+      <p className="auth-links">
+        <Link to="/login">Back to login</Link>
+      </p>
+    </AuthPage>
   );
 }

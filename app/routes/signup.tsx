@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { Field, FormError } from "~/components/Field";
+import { Link, useActionData, useSearchParams } from "@remix-run/react";
+import { AuthForm, AuthPage, EmailField, NewPasswordField } from "~/components/AuthPage";
+import { Field } from "~/components/Field";
 import { fieldErrors, SignupSchema } from "~/lib/validation";
 import { createAccount } from "~/models/account.server";
 import { startSession } from "~/session.server";
@@ -36,49 +37,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export default function Signup() {
   const result = useActionData<typeof action>();
   const [params] = useSearchParams();
-  const busy = useNavigation().state !== "idle";
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
-    <div className="auth-page">
-      <main className="card auth-card" id="main">
-        <h1>Create your FootyCoach account</h1>
-        <FormError message={result?.message} />
-        <Form method="post" noValidate>
-          <Field label="Email" name="email" type="email" autoComplete="email" required error={errors.email} />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={6}
-            maxLength={128}
-            hint="At least 6 characters."
-            error={errors.password}
-          />
-          <Field
-            label="Referral code (optional)"
-            name="referralCode"
-            maxLength={8}
-            autoCapitalize="characters"
-            defaultValue={(params.get("ref") ?? "").toUpperCase().slice(0, 8)}
-            onInput={(e) => {
-              e.currentTarget.value = e.currentTarget.value.toUpperCase();
-            }}
-            error={errors.referralCode}
-          />
-          <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
-            {busy ? "Signing up..." : "Sign Up"}
-          </button>
-        </Form>
-        <p className="auth-links">
-          Already have an account? <Link to="/login">Log in</Link>
-        </p>
-        <p className="hint">
-          By signing up you confirm you are 18 or over and accept the <Link to="/terms">Terms and Conditions</Link> and{" "}
-          <Link to="/privacy">Privacy and Cookies Policy</Link>.
-        </p>
-      </main>
-    </div>
+    <AuthPage title="Create your FootyCoach account">
+      <AuthForm message={result?.message} submitLabel="Sign Up" pendingLabel="Signing up...">
+        <EmailField error={errors.email} />
+        <NewPasswordField label="Password" hint="At least 6 characters." error={errors.password} />
+        <Field
+          label="Referral code (optional)"
+          name="referralCode"
+          maxLength={8}
+          autoCapitalize="characters"
+          defaultValue={(params.get("ref") ?? "").toUpperCase().slice(0, 8)}
+          onInput={(e) => {
+            e.currentTarget.value = e.currentTarget.value.toUpperCase();
+          }}
+          error={errors.referralCode}
+        />
+      </AuthForm>
+      <p className="auth-links">
+        Already have an account? <Link to="/login">Log in</Link>
+      </p>
+      <p className="hint">
+        By signing up you confirm you are 18 or over and accept the <Link to="/terms">Terms and Conditions</Link> and{" "}
+        <Link to="/privacy">Privacy and Cookies Policy</Link>.
+      </p>
+    </AuthPage>
   );
 }

@@ -1,56 +1,10 @@
 import { db, expect, logIn, newPlayer, setClock, test, uniqueName } from "./fixtures";
 import type { Page } from "@playwright/test";
+import { arrangeCompetition, currentMatchDay, demoPlayers, fixturesOf, userId, type CompetitionToArrange } from "./arrange";
 
-const LEAGUE = "Premier League";
-const SEASON = "2025/26";
-
-async function currentMatchDay() {
-  const [row] = await db()<{ match_day: number; first_kickoff_time: Date }[]>`
-    select match_day, first_kickoff_time from public.matchdays
-     where league = ${LEAGUE} and season = ${SEASON} and first_kickoff_time > now()
-     order by match_day limit 1`;
-  return { matchDay: row.match_day, firstKickoff: new Date(row.first_kickoff_time) };
-}
-
-async function fixturesOf(matchDay: number) {
-  return db()<{ id: string; home_team: string; away_team: string }[]>`
-    select id::text, home_team, away_team from public.fixtures
-     where league = ${LEAGUE} and season = ${SEASON} and match_day = ${matchDay}
-     order by kickoff_time, id`;
-}
-
-async function userId(username: string): Promise<string> {
-  const [row] = await db()<{ id: string }[]>`select id from public.player_names where username = ${username}`;
-  return row.id;
-}
-
-/** Demo players other than the two demo accounts (members for arranged competitions). */
-async function demoPlayers(n: number) {
-  return db()<{ id: string; username: string }[]>`
-    select p.id, p.username from public.profiles p
-     where p.email like '%@footycoach.test' and p.email not in ('player@footycoach.test', 'admin@footycoach.test')
-     order by p.username limit ${n}`;
-}
-
-async function createCompetition(opts: {
-  type?: "knockout" | "season";
-  createdBy?: string | null;
-  status?: "active" | "inactive";
-  registrationStatus?: "open" | "closed" | "completed";
-  knockoutWinner?: string | null;
-  members?: string[];
-}) {
-  const { matchDay } = await currentMatchDay();
-  const [c] = await db()<{ id: string; name: string }[]>`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day,
-                                     status, registration_status, created_by, knockout_winner)
-    values (${uniqueName("Detail ")}, ${opts.type ?? "knockout"}, ${LEAGUE}, ${SEASON}, current_date, ${matchDay}, ${matchDay},
-            ${opts.status ?? "active"}, ${opts.registrationStatus ?? "open"}, ${opts.createdBy ?? null}, ${opts.knockoutWinner ?? null})
-    returning id, name`;
-  for (const uid of opts.members ?? []) {
-    await db()`insert into public.user_selections (user_id, competition_id, match_day) values (${uid}, ${c.id}, ${matchDay})`;
-  }
-  return { ...c, matchDay };
+/** Competitions of this spec's own (tests change their state); the options' defaults suit the detail page. */
+function createCompetition(opts: Omit<CompetitionToArrange, "namePrefix"> = {}) {
+  return arrangeCompetition({ namePrefix: "Detail ", ...opts });
 }
 
 async function openTab(page: Page, isMobile: boolean, label: string) {

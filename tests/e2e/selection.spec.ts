@@ -1,43 +1,12 @@
-import { db, expect, newPlayer, setClock, test, uniqueName } from "./fixtures";
+import { db, expect, newPlayer, setClock, test } from "./fixtures";
 import type { Page } from "@playwright/test";
+import { arrangeCompetition, currentMatchDay, fixturesOf, userId } from "./arrange";
 
-const LEAGUE = "Premier League";
-const SEASON = "2025/26";
-
-/** The demo data's current match day: the first one whose first kickoff is still ahead. */
-async function currentMatchDay() {
-  const [row] = await db()<{ match_day: number; first_kickoff_time: Date }[]>`
-    select match_day, first_kickoff_time from public.matchdays
-     where league = ${LEAGUE} and season = ${SEASON} and first_kickoff_time > now()
-     order by match_day limit 1`;
-  return { matchDay: row.match_day, firstKickoff: new Date(row.first_kickoff_time) };
-}
-
-async function fixturesOf(matchDay: number) {
-  return db()<{ id: string; home_team: string; away_team: string }[]>`
-    select id::text, home_team, away_team from public.fixtures
-     where league = ${LEAGUE} and season = ${SEASON} and match_day = ${matchDay}
-     order by kickoff_time, id`;
-}
-
-async function userId(username: string): Promise<string> {
-  const [row] = await db()<{ id: string }[]>`select id from public.player_names where username = ${username}`;
-  return row.id;
-}
-
-/** A knockout competition of our own (tests change its state), with the player as a member. */
+/** A knockout competition of our own (tests change its state), created by the player, with the player as a member. */
 async function knockoutWithMember(username: string, opts: { startMatchDay?: number } = {}) {
-  const { matchDay } = await currentMatchDay();
   const uid = await userId(username);
-  const [c] = await db()<{ id: string }[]>`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day,
-                                     registration_status, created_by)
-    values (${uniqueName("KO ")}, 'knockout', ${LEAGUE}, ${SEASON}, current_date, ${opts.startMatchDay ?? matchDay},
-            ${matchDay}, 'open', ${uid})
-    returning id`;
-  await db()`insert into public.user_selections (user_id, competition_id, match_day)
-             values (${uid}, ${c.id}, ${opts.startMatchDay ?? matchDay})`;
-  return { id: c.id, uid, matchDay };
+  const c = await arrangeCompetition({ namePrefix: "KO ", createdBy: uid, members: [uid], startMatchDay: opts.startMatchDay });
+  return { id: c.id, uid, matchDay: c.matchDay };
 }
 
 function teamButton(page: Page, team: string) {

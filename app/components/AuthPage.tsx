@@ -1,0 +1,75 @@
+import type { ReactNode } from "react";
+import { Form, useNavigation } from "@remix-run/react";
+import { Field, FormError } from "~/components/Field";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/validation";
+
+/**
+ * The pieces the signed-out account pages (log in, sign up, forgot and reset password) share, so they keep
+ * one look and one way of posting. Each page's action still validates and words its own messages.
+ */
+
+/** The centred card every signed-out account page is laid out in. */
+export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="auth-page">
+      <main className="card auth-card" id="main">
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/**
+ * The action's top message, then a plain POST form (works without JavaScript; noValidate so the server's
+ * messages are the ones shown) ending in its submit button, disabled with a pending label while it submits.
+ */
+export function AuthForm({
+  message,
+  submitLabel,
+  pendingLabel,
+  children,
+}: {
+  message: string | null | undefined;
+  submitLabel: string;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  const busy = useNavigation().state !== "idle";
+  return (
+    <>
+      <FormError message={message} />
+      <Form method="post" noValidate>
+        {children}
+        <button className="btn btn-primary btn-block" type="submit" disabled={busy}>
+          {busy ? pendingLabel : submitLabel}
+        </button>
+      </Form>
+    </>
+  );
+}
+
+/** The account email, as every account page asks for it. */
+export function EmailField({ error }: { error: string | undefined }) {
+  return <Field label="Email" name="email" type="email" autoComplete="email" required error={error} />;
+}
+
+/**
+ * A password being chosen (signup, reset): the browser may suggest one, and the length limits are the
+ * server's rule. Logging in is different (the current password, as it was set), so its field stays its own.
+ */
+export function NewPasswordField({ label, hint, error }: { label: string; hint?: ReactNode; error: string | undefined }) {
+  return (
+    <Field
+      label={label}
+      name="password"
+      type="password"
+      autoComplete="new-password"
+      required
+      minLength={PASSWORD_MIN}
+      maxLength={PASSWORD_MAX}
+      hint={hint}
+      error={error}
+    />
+  );
+}
