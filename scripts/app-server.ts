@@ -5,12 +5,14 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { migrate } from "./db/migrate";
 import { seedDemo } from "./db/seed";
+import { freePort } from "./free-port";
+
+export { freePort };
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 
@@ -19,17 +21,6 @@ export interface Database {
   kind: "pglite" | "external";
   seeded: boolean;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** Applies migrations and, on a database without accounts, the demo data (dated relative to `now`). */

@@ -11,72 +11,12 @@
  *   is granted and reports page views.
  */
 import { Link, useFetcher } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { AnalyticsTracker } from "~/lib/analytics.client";
+import { readStoredConsent, useStoredConsent, writeStoredConsent, type ConsentValue } from "~/lib/consent-store";
+import { useHydrated } from "~/components/useHydrated";
 
-export const CONSENT_STORAGE_KEY = "footycoach_analytics_consent";
-/** Window event fired (same tab) whenever the choice is written. */
-export const CONSENT_CHANGE_EVENT = "footycoach:analytics-consent";
 export const CONSENT_ENDPOINT = "/api/consent";
-
-export type ConsentValue = "granted" | "denied";
-
-declare global {
-  interface Window {
-    /** In-memory copy of the consent choice, for browsers whose localStorage throws. */
-    __footycoachConsent?: "granted" | "denied";
-  }
-}
-
-function isConsentValue(value: unknown): value is ConsentValue {
-  return value === "granted" || value === "denied";
-}
-
-/** The stored choice, or null when none (always null on the server). */
-export function readStoredConsent(): ConsentValue | null {
-  if (typeof window === "undefined") return null;
-  try {
-    const value = window.localStorage.getItem(CONSENT_STORAGE_KEY);
-    if (isConsentValue(value)) return value;
-  } catch {
-    // Storage blocked: use the in-memory copy.
-  }
-  return window.__footycoachConsent ?? null;
-}
-
-/** Stores the choice locally and notifies every listener in this tab. */
-export function writeStoredConsent(value: ConsentValue): void {
-  if (typeof window === "undefined") return;
-  window.__footycoachConsent = value;
-  try {
-    window.localStorage.setItem(CONSENT_STORAGE_KEY, value);
-  } catch {
-    // Storage blocked or full: the in-memory copy keeps the choice for this page.
-  }
-  window.dispatchEvent(new Event(CONSENT_CHANGE_EVENT));
-}
-
-function subscribe(onChange: () => void): () => void {
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === CONSENT_STORAGE_KEY) onChange();
-  };
-  window.addEventListener("storage", onStorage);
-  window.addEventListener(CONSENT_CHANGE_EVENT, onChange);
-  return () => {
-    window.removeEventListener("storage", onStorage);
-    window.removeEventListener(CONSENT_CHANGE_EVENT, onChange);
-  };
-}
-
-function useStoredConsent(): ConsentValue | null {
-  return useSyncExternalStore(subscribe, readStoredConsent, () => null);
-}
-
-function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
-}
 
 export type UseAnalyticsConsentOptions = {
   /** POST the choice to /api/consent (default true: use false when signed out). */

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-/** True after hydration (JS running): forms then ask the action for data instead of a redirect. */
+/** True once the page has hydrated (JavaScript is running): e.g. forms then ask the action for data instead of a redirect. */
 export function useHydrated(): boolean {
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);

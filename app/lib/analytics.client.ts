@@ -10,49 +10,20 @@
  * loadAnalytics(), which refuses unless consent is "granted".
  */
 import { useLocation } from "@remix-run/react";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
+import { readStoredConsent, useStoredConsent } from "~/lib/consent-store";
 
-// Kept identical to ConsentBanner.tsx (that module owns writing the choice).
-const CONSENT_STORAGE_KEY = "footycoach_analytics_consent";
-const CONSENT_CHANGE_EVENT = "footycoach:analytics-consent";
-
-type ConsentValue = "granted" | "denied";
 type Gtag = (...args: unknown[]) => void;
 
 declare global {
   interface Window {
     dataLayer?: unknown[];
     gtag?: Gtag;
-    /** In-memory copy of the consent choice, for browsers whose localStorage throws. */
-    __footycoachConsent?: "granted" | "denied";
   }
 }
 
 let loadedId: string | null = null;
 let lastPageViewKey: string | null = null;
-
-function readConsent(): ConsentValue | null {
-  if (typeof window === "undefined") return null;
-  try {
-    const value = window.localStorage.getItem(CONSENT_STORAGE_KEY);
-    if (value === "granted" || value === "denied") return value;
-  } catch {
-    // fall through to the in-memory copy
-  }
-  return window.__footycoachConsent ?? null;
-}
-
-function subscribeConsent(onChange: () => void): () => void {
-  const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === CONSENT_STORAGE_KEY) onChange();
-  };
-  window.addEventListener("storage", onStorage);
-  window.addEventListener(CONSENT_CHANGE_EVENT, onChange);
-  return () => {
-    window.removeEventListener("storage", onStorage);
-    window.removeEventListener(CONSENT_CHANGE_EVENT, onChange);
-  };
-}
 
 function withIdParam(scriptUrl: string, measurementId: string): string {
   return `${scriptUrl}${scriptUrl.includes("?") ? "&" : "?"}id=${encodeURIComponent(measurementId)}`;
@@ -60,7 +31,7 @@ function withIdParam(scriptUrl: string, measurementId: string): string {
 
 /** True once loadAnalytics has set up gtag (and consent is still granted). */
 export function isAnalyticsActive(): boolean {
-  return loadedId !== null && readConsent() === "granted" && typeof window.gtag === "function";
+  return loadedId !== null && readStoredConsent() === "granted" && typeof window.gtag === "function";
 }
 
 /**
@@ -71,7 +42,7 @@ export function isAnalyticsActive(): boolean {
 export function loadAnalytics(measurementId: string, scriptUrl: string): boolean {
   if (typeof window === "undefined" || typeof document === "undefined") return false;
   if (!measurementId || !scriptUrl) return false;
-  if (readConsent() !== "granted") return false;
+  if (readStoredConsent() !== "granted") return false;
   if (loadedId !== null) {
     (window as unknown as Record<string, unknown>)[`ga-disable-${loadedId}`] = false;
     return true;
@@ -146,9 +117,6 @@ export function trackEvent(name: string, params: Record<string, unknown> = {}): 
 }
 
 /** React hook: the stored consent choice, updated when it changes (this tab or another). */
-export function useConsentValue(): ConsentValue | null {
-  return useSyncExternalStore(subscribeConsent, readConsent, () => null);
-}
 
 export type AnalyticsTrackerProps = { measurementId: string; scriptUrl: string };
 
@@ -158,7 +126,7 @@ export type AnalyticsTrackerProps = { measurementId: string; scriptUrl: string }
  * Safe to mount more than once: each location is reported once.
  */
 export function AnalyticsTracker({ measurementId, scriptUrl }: AnalyticsTrackerProps): null {
-  const consent = useConsentValue();
+  const consent = useStoredConsent();
   const location = useLocation();
   const path = `${location.pathname}${location.search}`;
 

@@ -7,8 +7,8 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import postgres from "postgres";
+import { runIfMain } from "./run-main";
 
 export interface Migration {
   version: string;
@@ -104,9 +104,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, main);

@@ -18,9 +18,8 @@
  * the ids of rows that take a database default.
  */
 import { createHash } from "node:crypto";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import postgres from "postgres";
+import { runIfMain } from "./run-main";
 
 export const DEMO_PASSWORD = "footycoach";
 export const LEAGUE = "Premier League";
@@ -551,9 +550,4 @@ async function main() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main().catch((error) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  });
-}
+runIfMain(import.meta.url, main);

@@ -14,12 +14,12 @@ import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { chown, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import postgres from "postgres";
 import { migrate } from "../../scripts/db/migrate";
+import { freePort } from "../../scripts/free-port";
 
 const run = promisify(execFile);
 
@@ -44,17 +44,6 @@ export const MIGRATIONS_DIR = path.resolve(import.meta.dirname, "../../supabase/
  * socket server multiplexes connections onto one session). */
 export function connect(url: string, options: postgres.Options<Record<string, postgres.PostgresType>> = {}) {
   return postgres(url, { max: 4, prepare: false, onnotice: () => {}, idle_timeout: 20, ...options });
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The newest /usr/lib/postgresql/<v>/bin holding initdb and pg_ctl, or null. */
