@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "@remix-run/react";
 import { Field, FormError } from "~/components/Field";
-import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/validation";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/account-fields";
 
 /**
  * The pieces the signed-out account pages (log in, sign up, forgot and reset password) share, so they keep

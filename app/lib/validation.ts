@@ -3,12 +3,11 @@ import { z } from "zod";
 /** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
 
 import { MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat } from "./date-format";
 
 export { GENDERS, MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 128;
-
+export { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 
 const email = z
   .string({ error: "Email is required." })
