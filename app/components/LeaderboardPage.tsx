@@ -1,6 +1,7 @@
-import { Link, useNavigation } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { ComponentType, ReactNode } from "react";
 import { Pager } from "~/components/Pager";
+import { PageLoading } from "~/components/PageLoading";
 
 /** The leaderboard of a competition: knockout and season boards live at different paths. */
 export function leaderboardPath(competition: { id: string; type: string }) {
@@ -38,7 +39,6 @@ interface Props<Row> {
  * one page of the competition's standings with its pager.
  */
 export function LeaderboardPage<Row>({ title, view, Table, children }: Props<Row>) {
-  const navigation = useNavigation();
   const c = view.competition;
   return (
     <div className="container leaderboard">
@@ -54,11 +54,7 @@ export function LeaderboardPage<Row>({ title, view, Table, children }: Props<Row
         </Link>
       </header>
 
-      {navigation.state === "loading" ? (
-        <p className="loading" role="status">
-          Loading...
-        </p>
-      ) : null}
+      <PageLoading />
 
       {children}
 

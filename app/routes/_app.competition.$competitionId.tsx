@@ -31,6 +31,7 @@ import { formatKickoff, groupFixtures, isCompetitionId, safeTimeZone } from "~/m
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
+import { PageLoading } from "~/components/PageLoading";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
@@ -234,11 +235,7 @@ export default function CompetitionDetailPage() {
         </div>
       </header>
 
-      {navigation.state === "loading" ? (
-        <p className="loading" role="status">
-          Loading competition...
-        </p>
-      ) : null}
+      <PageLoading text="Loading competition..." />
 
       {d.champion ? (
         <section className="card champion-banner" aria-label="Champion">

@@ -1,5 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { FilterBar } from "~/components/FilterBar";
 import { JoinedCompetitionCard } from "~/components/JoinedCompetitionCard";
 import { Pager, pageFrom } from "~/components/Pager";
@@ -8,6 +8,7 @@ import { redirectPastLastPage } from "~/lib/last-page.server";
 import { listMyCompetitions } from "~/models/competitions.server";
 import { requireUser } from "~/session.server";
 import css from "~/styles/competitions.css?url";
+import { PageLoading } from "~/components/PageLoading";
 
 export const meta: MetaFunction = () => [{ title: "My Competitions | FootyCoach" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
@@ -26,7 +27,6 @@ const RESET_FILTERS = "/my-competitions?status=active&competitionStatus=";
 
 export default function MyCompetitions() {
   const { competitions, page, pageCount, filters, noActive } = useLoaderData<typeof loader>();
-  const loading = useNavigation().state === "loading";
 
   return (
     <div className="container competitions-page">
@@ -36,11 +36,7 @@ export default function MyCompetitions() {
 
       <FilterBar fields={MY_FILTER_FIELDS} values={filters} label="Filter my competitions" resetTo={RESET_FILTERS} />
 
-      {loading ? (
-        <p className="visually-hidden" role="status">
-          Loading competitions...
-        </p>
-      ) : null}
+      <PageLoading text="Loading competitions..." hidden />
 
       {competitions.length === 0 ? (
         noActive ? (

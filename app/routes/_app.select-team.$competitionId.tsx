@@ -16,6 +16,7 @@ import {
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
+import { PageLoading } from "~/components/PageLoading";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
@@ -121,11 +122,7 @@ export default function TeamSelectionPage() {
         </div>
       </header>
 
-      {navigation.state === "loading" ? (
-        <p className="loading" role="status">
-          Loading...
-        </p>
-      ) : null}
+      <PageLoading />
 
       {d.reason || actionData?.message ? (
         <div className="alert alert-error" role="alert">
