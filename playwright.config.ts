@@ -33,12 +33,18 @@ export default defineConfig({
   reporter: [["list"]],
   use: { baseURL, trace: "retain-on-failure", launchOptions: chromium, actionTimeout: 15_000 },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium } },
+    // Layout-only tests carry @desktop-only / @mobile-only and run in their own project alone.
+    {
+      name: "desktop",
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+      grepInvert: /@mobile-only/,
+    },
     {
       name: "mobile",
       use: { ...devices["Pixel 5"], launchOptions: chromium },
       // HTTP-level checks do not depend on the viewport: run them once.
       testIgnore: /security\.spec\.ts/,
+      grepInvert: /@desktop-only/,
     },
   ],
 });

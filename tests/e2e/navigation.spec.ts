@@ -1,7 +1,7 @@
 import { db, expect, logIn, newPlayer, test } from "./fixtures";
 
-test("mobile: bottom bar and the More modal", async ({ page, isMobile }) => {
-  test.skip(!isMobile, "the bottom bar and More modal exist on the mobile layout only");
+// The bottom bar and More modal exist on the mobile layout only: the desktop project leaves out @mobile-only.
+test("mobile: bottom bar and the More modal", { tag: "@mobile-only" }, async ({ page }) => {
   await newPlayer(page);
   await page.goto("/dashboard");
   await expect(page.getByRole("banner").getByText("FootyCoach")).toBeVisible();
@@ -23,8 +23,8 @@ test("mobile: bottom bar and the More modal", async ({ page, isMobile }) => {
   await expect(page.getByRole("dialog", { name: "More" })).toBeHidden();
 });
 
-test("desktop: sidebar collapses and the Admin Panel link is for admins only", async ({ page, isMobile }) => {
-  test.skip(isMobile, "the sidebar exists on the desktop layout only");
+// The sidebar exists on the desktop layout only: the mobile project leaves out @desktop-only.
+test("desktop: sidebar collapses and the Admin Panel link is for admins only", { tag: "@desktop-only" }, async ({ page }) => {
   await newPlayer(page);
   await page.goto("/dashboard");
   const nav = page.getByRole("navigation", { name: /main/i });
