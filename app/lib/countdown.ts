@@ -1,12 +1,3 @@
-/** A match day's selection deadline: one hour before its first kickoff (game rules, "Time"). */
-export const DEADLINE_LEAD_MS = 60 * 60 * 1000;
-
-export function deadlineOf(firstKickoff: Date | string | null | undefined): Date | null {
-  if (!firstKickoff) return null;
-  const t = new Date(firstKickoff).getTime();
-  return Number.isNaN(t) ? null : new Date(t - DEADLINE_LEAD_MS);
-}
-
 /**
  * Countdown label to a deadline: "TBA" when unknown, "Closed" once passed, otherwise days, hours
  * and minutes such as "1d:2h:3m" (leading zero units dropped; "0m" under a minute).

@@ -84,7 +84,6 @@ export async function getCompetitionDetail(
   const me = user.id;
   const isAdmin = user.role === "admin";
   const offset = (Math.max(1, playersPage) - 1) * PLAYERS_PAGE_SIZE;
-  const now = db.now;
   return db.asUser(me, async (tx) => {
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
@@ -134,11 +133,10 @@ export async function getCompetitionDetail(
     const c = competitionRows[0];
     if (!c) return null;
     const competition = toCompetitionInfo(c);
-    const { deadline } = competition;
     const m = membershipRows[0];
     return {
       competition,
-      closed: deadline !== null && new Date(deadline).getTime() <= now.getTime(),
+      closed: Boolean(c.closed),
       membership: m
         ? { status: String(m.status), knockedOutOn: numberOrNull(m.knockedOutOn), joinedMatchDay: numberOrZero(m.joinedMatchDay) }
         : null,

@@ -53,7 +53,7 @@ export interface KnockoutStanding {
 
 /**
  * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
- * winner's usernames and the current match day's deadline. Not awaited here: callers issue it together with
+ * winner's usernames, the current match day's deadline and whether it has passed (`closed`). Not awaited here: callers issue it together with
  * their other queries so the transaction pipelines them.
  */
 export function competitionInfoQuery(tx: Tx, competitionId: string) {
@@ -62,7 +62,8 @@ export function competitionInfoQuery(tx: Tx, competitionId: string) {
            c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
            c.player_count as "playerCount", c.created_by as "createdBy",
            creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
-           public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
+           public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
+           public.matchday_closed(c.league, c.season, c.current_match_day) as closed
       from public.competitions c
       left join public.player_names creator on creator.id = c.created_by
       left join public.player_names winner on winner.id = c.knockout_winner

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db, Tx } from "~/db.server";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
-import { deadlineOf } from "~/lib/countdown";
+import { isUuid } from "~/lib/ids";
 
 /*
  * Competitions list, My Competitions, joining / unregistering and private competition creation.
@@ -72,8 +72,6 @@ export interface CompetitionListPage extends ListPage<CompetitionCardData> {
   joinTarget: { id: string; name: string } | null;
 }
 
-const uuid = z.uuid();
-export const isUuid = (v: unknown): v is string => uuid.safeParse(v).success;
 
 function listWhere(tx: Tx, f: ListFilters) {
   return tx`c.type <> 'scout' ${filterSql(tx, f, LIST_COLUMNS)}`;
@@ -82,7 +80,7 @@ function listWhere(tx: Tx, f: ListFilters) {
 interface ListRow extends Pick<CompetitionCardData, "id" | "name" | "type" | "league" | "season" | "visibility" | "joined"> {
   registration_status: string;
   player_count: number;
-  first_kickoff_time: Date | string | null;
+  registration_deadline: Date | string | null;
 }
 
 /**
@@ -105,7 +103,7 @@ export async function listCompetitions(
       tx<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(tx, filters)}`,
       tx<ListRow[]>`
         select c.id, c.name, c.type, c.league, c.season, c.visibility, c.registration_status, c.player_count,
-               c.first_kickoff_time,
+               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
           from public.competitions c
@@ -135,7 +133,7 @@ export async function listCompetitions(
         visibility: r.visibility,
         registrationStatus: r.registration_status,
         playerCount: r.player_count ?? 0,
-        deadline: deadlineOf(r.first_kickoff_time)?.toISOString() ?? null,
+        deadline: r.registration_deadline ? new Date(r.registration_deadline).toISOString() : null,
         joined: r.joined,
       })),
       total,
@@ -208,7 +206,7 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
       tx<MyRow[]>`
         select v.competition_id, v.competition, v.competition_type, v.league, v.season, v.current_match_day,
                v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status,
-               (v.selection_deadline is not null and v.selection_deadline <= public.app_now()) as selection_closed
+               public.matchday_closed(v.league, v.season, v.current_match_day) as selection_closed
           from public.user_competition_stats_view v
          where ${myWhere(tx, userId, f)}
          order by v.competition_status asc, v.competition asc, v.competition_id asc

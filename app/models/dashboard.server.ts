@@ -56,7 +56,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
     const [upcoming, registered, privates] = await Promise.all([
       tx`
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
-               c.first_kickoff_time - interval '1 hour' as registration_deadline
+               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
           from public.competitions c
          where c.registration_status = 'open' and c.type <> 'scout' and c.status = 'active'
          order by c.start_date, c.first_kickoff_time nulls last, c.name
@@ -117,10 +117,11 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
 export type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
 
 /** What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). */
-export function selectionAction(row: RegisteredCompetition, now: Date): SelectionAction {
+export function selectionAction(row: RegisteredCompetition): SelectionAction {
   if (row.membershipStatus === "eliminated" || row.selectionStatus === "eliminated") return { kind: "badge", label: "Eliminated" };
   if (row.competitionStatus !== "active" || row.membershipStatus === "completed") return { kind: "badge", label: "Closed" };
-  if (!row.selectionDeadline || new Date(row.selectionDeadline) <= now || row.selectionStatus === "closed") {
+  // selection_status is "closed" once the deadline has passed (decided in SQL on the request clock).
+  if (!row.selectionDeadline || row.selectionStatus === "closed") {
     return { kind: "badge", label: "Selection Closed" };
   }
   return { kind: row.currentSelection ? "edit" : "select" };

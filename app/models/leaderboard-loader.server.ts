@@ -2,10 +2,11 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { competitionNotFound } from "~/components/CompetitionNotFound";
 import { leaderboardPath, type LeaderboardView } from "~/components/LeaderboardPage";
 import { pageFrom } from "~/components/Pager";
+import { redirectPastLastPage } from "~/lib/last-page.server";
 import type { Db } from "~/db.server";
 import type { Leaderboard } from "~/models/leaderboards.server";
-import { isCompetitionId } from "~/models/selections.server";
 import { requireUser } from "~/session.server";
+import { isUuid } from "~/lib/ids";
 
 type ReadBoard<Board> = (db: Db, userId: string, competitionId: string, page: number) => Promise<Board | null>;
 
@@ -21,20 +22,14 @@ export async function loadLeaderboard<Board extends Leaderboard<Board["rows"][nu
   read: ReadBoard<Board>,
 ): Promise<{ board: Board; view: LeaderboardView<Board["rows"][number]> }> {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  if (!isUuid(params.competitionId)) competitionNotFound();
   const url = new URL(request.url);
   const page = pageFrom(url);
   const board = await read(context.db, user.id, params.competitionId, page);
   if (!board) competitionNotFound();
   const { competition } = board;
   if (competition.type !== type) throw redirect(`${leaderboardPath(competition)}${url.search}`);
-  if (page > board.pageCount) {
-    const search = new URLSearchParams(url.search);
-    search.set("page", String(board.pageCount));
-    if (board.pageCount <= 1) search.delete("page");
-    const qs = search.toString();
-    throw redirect(`${url.pathname}${qs ? `?${qs}` : ""}`);
-  }
+  redirectPastLastPage(url, { page, pageCount: board.pageCount });
   const view = {
     competition: {
       id: competition.id,

@@ -1,12 +1,6 @@
 import type { Db, Tx } from "~/db.server";
 import { dateFormat } from "~/lib/date-format";
 
-/** Competition ids are UUIDs; anything else is "Competition not found" without asking the database. */
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export function isCompetitionId(value: string | undefined | null): value is string {
-  return typeof value === "string" && UUID_RE.test(value);
-}
-
 export interface FixtureRow {
   id: string;
   kickoffTime: string | null;
@@ -122,12 +116,12 @@ export interface TeamSelectionPage {
  * independent queries are issued together so they travel in one pipelined batch.
  */
 export async function getTeamSelectionPage(db: Db, userId: string, competitionId: string): Promise<TeamSelectionPage | null> {
-  const now = db.now;
   return db.asUser(userId, async (tx) => {
     const [competitionRows, fixtureRows, membershipRows, pickRows, eligibleRows] = await Promise.all([
       tx`
         select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",
-               public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline
+               public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
+               public.matchday_closed(c.league, c.season, c.current_match_day) as closed
           from public.competitions c
          where c.id = ${competitionId} and c.type <> 'scout'`,
       currentFixturesQuery(tx, competitionId),
@@ -150,7 +144,7 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
         currentMatchDay: Number(c.currentMatchDay),
       },
       deadline,
-      closed: deadline !== null && new Date(deadline).getTime() <= now.getTime(),
+      closed: Boolean(c.closed),
       membership: membershipRows[0]
         ? { status: String(membershipRows[0].status), knockedOutOn: (membershipRows[0].knockedOutOn as number | null) ?? null }
         : null,

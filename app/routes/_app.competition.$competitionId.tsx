@@ -27,11 +27,12 @@ import {
   type SetSelectionCode,
 } from "~/models/competition-detail.server";
 import { joinCompetition, joinMessage, unregisterCompetition, unregisterMessage } from "~/models/competitions.server";
-import { formatKickoff, groupFixtures, isCompetitionId, safeTimeZone } from "~/models/selections.server";
+import { formatKickoff, groupFixtures, safeTimeZone } from "~/models/selections.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
+import { UUID_PATTERN, isUuid } from "~/lib/ids";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
@@ -54,7 +55,7 @@ const capitalise = (s: string) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : 
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  if (!isUuid(params.competitionId)) competitionNotFound();
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
   const detail = await getCompetitionDetail(context.db, user, params.competitionId, playersPage);
@@ -109,7 +110,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const IdSchema = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i);
+const IdSchema = z.string().regex(UUID_PATTERN);
 const ActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("register"), registrationKey: z.string().trim().max(50).optional() }),
   z.object({ intent: z.literal("unregister") }),
@@ -118,7 +119,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  if (!isUuid(params.competitionId)) competitionNotFound();
   const id = params.competitionId;
   const here = `/competition/${id}`;
   const form = await request.formData();

@@ -23,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const dashboard = await getDashboard(context.db, user.id);
   return {
     ...dashboard,
-    registered: dashboard.registered.map((r) => ({ ...r, action: selectionAction(r, context.now) })),
+    registered: dashboard.registered.map((r) => ({ ...r, action: selectionAction(r) })),
     now: context.now.toISOString(),
     today: todayIn(context.now, user.timeZone),
     isAdmin: user.role === "admin",

@@ -8,7 +8,6 @@ import { FixtureList } from "~/components/FixtureList";
 import {
   getTeamSelectionPage,
   groupFixtures,
-  isCompetitionId,
   safeTimeZone,
   saveTeamSelection,
   selectionRefusalReason,
@@ -17,6 +16,7 @@ import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
+import { isUuid } from "~/lib/ids";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
@@ -26,7 +26,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  if (!isUuid(params.competitionId)) competitionNotFound();
   const page = await getTeamSelectionPage(context.db, user.id, params.competitionId);
   if (!page) competitionNotFound();
   const url = new URL(request.url);
@@ -57,7 +57,7 @@ const SelectSchema = z.object({
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  if (!isCompetitionId(params.competitionId)) competitionNotFound();
+  if (!isUuid(params.competitionId)) competitionNotFound();
   const id = params.competitionId;
   const here = `/select-team/${id}`;
   const form = await request.formData();

@@ -298,6 +298,18 @@ describe("matchdays", () => {
     const [{ none }] = await db.sql`select public.matchday_deadline(${LEAGUE}, ${SEASON}, 30) as none`;
     expect(none).toBeNull();
   });
+
+  it("says a match day is closed from its deadline on, on the request clock, and never while it has no fixtures", async () => {
+    const deadline = KICKOFF.getTime() - 3_600_000;
+    const closedAt = async (at: number, matchDay = 1) =>
+      db.sql.begin(async (tx) => {
+        await tx`select set_config('app.now', ${new Date(at).toISOString()}, true)`;
+        return (await tx`select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed`)[0].closed;
+      });
+    expect(await closedAt(deadline - 60_000)).toBe(false);
+    expect(await closedAt(deadline)).toBe(true);
+    expect(await closedAt(deadline + 60_000, 30)).toBe(false);
+  });
 });
 
 describe("registration keys", () => {

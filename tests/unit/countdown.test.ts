@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deadlineOf, formatCountdown } from "~/lib/countdown";
+import { formatCountdown } from "~/lib/countdown";
 
 const now = new Date("2026-11-22T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -22,12 +22,5 @@ describe("formatCountdown", () => {
   });
   it("shows 0m under a minute", () => {
     expect(formatCountdown(later(59_000), now)).toBe("0m");
-  });
-});
-
-describe("deadlineOf", () => {
-  it("is one hour before the first kickoff", () => {
-    expect(deadlineOf("2026-11-28T15:00:00Z")?.toISOString()).toBe("2026-11-28T14:00:00.000Z");
-    expect(deadlineOf(null)).toBeNull();
   });
 });
