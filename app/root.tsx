@@ -4,17 +4,14 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  isRouteErrorResponse,
   useLoaderData,
-  useRouteError,
-  useRouteLoaderData,
 } from "@remix-run/react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import styles from "~/styles/app.css?url";
 import { readToast } from "~/toast.server";
 import { ToastProvider } from "~/components/Toaster";
 import { ConsentBanner } from "~/components/ConsentBanner";
-import { StatusPage } from "~/components/StatusPage";
+import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -73,26 +70,6 @@ export default function App() {
   );
 }
 
-export function useRootData() {
-  return useRouteLoaderData<typeof loader>("root");
-}
-
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <StatusPage status={404} title="Page not found" message="We couldn't find that page. It may have moved, or the link may be wrong." />;
-  }
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    return (
-      <StatusPage
-        status={503}
-        title="Temporarily unavailable"
-        message="FootyCoach is temporarily unavailable. Please try again in a few minutes."
-      />
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 403) {
-    return <StatusPage status={403} title="Access denied" message={String(error.data || "You do not have access to this page.")} />;
-  }
-  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+  return <AppErrorBoundary />;
 }

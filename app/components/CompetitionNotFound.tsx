@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 import { StatusPage } from "~/components/StatusPage";
 
 /**
@@ -10,21 +10,18 @@ export function competitionNotFound(): never {
   throw new Response("Competition not found", { status: 404, statusText: "Competition not found" });
 }
 
+const competitionHandlers = {
+  404: () => (
+    <StatusPage
+      status={404}
+      title="Competition not found"
+      message="This competition does not exist or is no longer available."
+      linkTo="/competitions"
+      linkLabel="Browse Competitions"
+    />
+  ),
+};
+
 export function CompetitionErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <StatusPage
-        status={404}
-        title="Competition not found"
-        message="This competition does not exist or is no longer available."
-        linkTo="/competitions"
-        linkLabel="Browse Competitions"
-      />
-    );
-  }
-  if (isRouteErrorResponse(error) && error.status === 503) {
-    return <StatusPage status={503} title="Temporarily unavailable" message="FootyCoach is temporarily unavailable. Please try again in a few minutes." />;
-  }
-  return <StatusPage status={500} title="Something went wrong" message="An unexpected error occurred. Please try again." />;
+  return <AppErrorBoundary handlers={competitionHandlers} />;
 }
