@@ -47,7 +47,12 @@ export function Pager({ page, pageCount, param = "page", label = "Pagination" }:
 }
 
 /** Page number from the URL, clamped to 1..pageCount. */
+/** Pages past this are past the last page of any list: they redirect there instead of overflowing SQL's int. */
+export const MAX_PAGE = 1_000_000;
+
 export function pageFrom(url: URL, param = "page"): number {
-  const n = Number.parseInt(url.searchParams.get(param) ?? "1", 10);
-  return Number.isFinite(n) && n > 0 ? n : 1;
+  const raw = url.searchParams.get(param) ?? "1";
+  if (!/^\d{1,9}$/.test(raw)) return /^\d+$/.test(raw) ? MAX_PAGE : 1;
+  const n = Number(raw);
+  return n > 0 ? Math.min(n, MAX_PAGE) : 1;
 }
