@@ -8,7 +8,12 @@ export function readClock(request: Request, env: Env): Date {
   if (env.TEST_CLOCK === "enabled") {
     const match = (request.headers.get("Cookie") ?? "").match(new RegExp(`(?:^|;\\s*)${TEST_CLOCK_COOKIE}=([^;]+)`));
     if (match) {
-      const at = new Date(decodeURIComponent(match[1]));
+      let at = new Date(Number.NaN);
+      try {
+        at = new Date(decodeURIComponent(match[1]));
+      } catch {
+        // a malformed escape reads as "no test clock"
+      }
       if (!Number.isNaN(at.getTime())) return at;
     }
   }

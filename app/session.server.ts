@@ -3,6 +3,7 @@ import type { Env } from "./env.server";
 import type { Db } from "./db.server";
 import type { SessionUser } from "./context";
 import { randomToken, sha256Hex } from "./lib/crypto";
+import { readCookie } from "./lib/read-cookie.server";
 
 const SESSION_DAYS = 30;
 
@@ -21,7 +22,7 @@ function sessionCookie(env: Env) {
 }
 
 async function readToken(request: Request, env: Env): Promise<string | null> {
-  const value = await sessionCookie(env).parse(request.headers.get("Cookie"));
+  const value = await readCookie(sessionCookie(env), request);
   return typeof value === "string" && value.length >= 32 ? value : null;
 }
 
@@ -81,10 +82,4 @@ export async function requireUser(request: Request, context: AppLoadContext): Pr
   const user = await context.user();
   if (!user) loginRedirect(request);
   return user;
-}
-
-/** Only a local path may be a post-login destination (no open redirects). */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
 }

@@ -1,6 +1,7 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import type { Env } from "./env.server";
+import { readCookie } from "./lib/read-cookie.server";
 
 export type ToastType = "info" | "success" | "error";
 export interface Toast {
@@ -35,7 +36,7 @@ export async function toastCookie(env: Env, toast: Omit<Toast, "id">): Promise<s
 
 /** Reads the pending toast and the header that clears it. */
 export async function readToast(request: Request, env: Env): Promise<{ toast: Toast | null; clear: string | null }> {
-  const raw = await flashCookie(env).parse(request.headers.get("Cookie"));
+  const raw = await readCookie(flashCookie(env), request);
   if (!raw) return { toast: null, clear: null };
   const parsed = ToastSchema.safeParse(raw);
   return {

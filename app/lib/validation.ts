@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
 
-import { MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
+import { SELF_DESCRIBE_MAX } from "./profile-fields";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat } from "./date-format";
 
@@ -44,17 +44,34 @@ export const SignupSchema = z.object({
 export const ForgotPasswordSchema = z.object({ email });
 
 export const ResetPasswordSchema = z.object({
-  token: z.string().min(20, "This reset link is invalid or has expired.").max(200),
+  token: z.string({ error: "This reset link is invalid or has expired." }).min(20, "This reset link is invalid or has expired.").max(200),
   password: newPassword,
 });
 
-/** Whole years between a date of birth (YYYY-MM-DD) and "today" (YYYY-MM-DD), calendar-exact. */
-export function ageOn(dateOfBirth: string, today: string): number {
-  const [by, bm, bd] = dateOfBirth.split("-").map(Number);
-  const [ty, tm, td] = today.split("-").map(Number);
-  let age = ty - by;
-  if (tm < bm || (tm === bm && td < bd)) age--;
-  return age;
+/**
+ * A real calendar date written YYYY-MM-DD, years 1900 to 9999: 2027-02-30, 2027-13-45 and 0000-01-01 are
+ * not dates (JavaScript's Date would shift the first to March and Postgres would refuse the others with a 500).
+ */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1900 || mo < 1 || mo > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
+}
+
+const COMPETITION_REQUIRED = "Please fill in all required fields.";
+export const START_DATE_PAST = "Start date must be today or a future date.";
+export const START_DATE_INVALID = "Please enter a valid start date.";
+
+/** A competition's start date (private and admin creation): a real date, today or later in the creator's zone. */
+export function startDateField(today: string) {
+  return z
+    .string({ error: COMPETITION_REQUIRED })
+    .trim()
+    .min(1, COMPETITION_REQUIRED)
+    .refine(isCalendarDate, START_DATE_INVALID)
+    .refine((d) => d >= today, START_DATE_PAST);
 }
 
 /** "Today" as YYYY-MM-DD in a time zone (the player's own calendar day decides their 18th birthday). */
@@ -75,8 +92,11 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
-/** Profile form; `today` is the server's date in the player's zone so the 18+ rule uses one clock. */
-export function profileSchema(today: string, productName = "FootyCoach") {
+/**
+ * Profile form. The 18+ rule is not here: it has one home, the profiles trigger (the player's calendar day in
+ * their zone), whose refusal saveProfile turns into this form's date-of-birth error.
+ */
+export function profileSchema() {
   return z
     .object({
       username: z
@@ -90,9 +110,7 @@ export function profileSchema(today: string, productName = "FootyCoach") {
         .string({ error: "Please enter your date of birth." })
         .trim()
         .min(1, "Please enter your date of birth.")
-        .regex(/^\d{4}-\d{2}-\d{2}$/, "Please enter your date of birth.")
-        .refine((v) => !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime()) && v >= "1900-01-01", "Please enter a valid date of birth.")
-        .refine((v) => ageOn(v, today) >= MIN_AGE, `You must be at least 18 years old to join ${productName}.`),
+        .refine(isCalendarDate, "Please enter a valid date of birth."),
       gender: z.enum(["male", "female", "nonbinary", "self-describe", "prefer-not-to-say"], {
         error: "Please select your gender.",
       }),

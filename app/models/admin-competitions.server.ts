@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "~/db.server";
 import { ACCESS_DENIED } from "~/admin.server";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
+import { startDateField } from "~/lib/validation";
 
 /*
  * Admin competition creation (spec part 2 §5). The form is validated here; public.admin_create_competition
@@ -10,7 +11,6 @@ import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
  */
 
 export const REQUIRED = "Please fill in all required fields.";
-export const START_DATE = "Start date must be today or a future date.";
 export const MATCH_DAY = "Start Match Day must be a positive whole number.";
 export const CREATE_FAILED = "Failed to create competition";
 export const CREATED = "Competition created successfully!";
@@ -22,10 +22,7 @@ export function adminCompetitionSchema(today: string) {
     type: z.enum(["knockout", "season"], { error: REQUIRED }),
     league: z.enum(CREATE_LEAGUES, { error: REQUIRED }),
     season: z.enum(CREATE_SEASONS, { error: REQUIRED }),
-    startDate: required
-      .regex(/^\d{4}-\d{2}-\d{2}$/, REQUIRED)
-      .refine((d) => !Number.isNaN(new Date(`${d}T00:00:00Z`).getTime()), REQUIRED)
-      .refine((d) => d >= today, START_DATE),
+    startDate: startDateField(today),
     startMatchDay: required
       .regex(/^\d{1,3}$/, MATCH_DAY)
       .transform(Number)

@@ -4,6 +4,7 @@ import type { Db, Tx } from "~/db.server";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { isUuid } from "~/lib/ids";
+import { startDateField } from "~/lib/validation";
 
 /*
  * Competitions list, My Competitions, joining / unregistering and private competition creation.
@@ -325,7 +326,6 @@ export const unregisterMessage = (codeOrResult: UnregisterCode | UnregisterResul
 
 const REQUIRED = "Please fill in all required fields.";
 const MATCH_DAY = "Start Match Day must be a positive whole number.";
-const START_DATE = "Start date must be today or a future date.";
 
 /** The creation form (section 5); `today` is the player's calendar date (YYYY-MM-DD). */
 export function createPrivateSchema(today: string, isAdmin: boolean) {
@@ -336,7 +336,7 @@ export function createPrivateSchema(today: string, isAdmin: boolean) {
       type: isAdmin ? z.enum(["knockout", "season"], { error: REQUIRED }) : z.any(),
       league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
       season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
-      startDate: required.regex(/^\d{4}-\d{2}-\d{2}$/, REQUIRED).refine((d) => d >= today, START_DATE),
+      startDate: startDateField(today),
       startMatchDay: required.regex(/^\d+$/, MATCH_DAY).transform(Number).refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
     })
     .transform((v) => ({

@@ -25,7 +25,7 @@ export async function getOwnProfile(db: Db, userId: string): Promise<Profile | n
   });
 }
 
-export type SaveProfileResult = { ok: true } | { ok: false; field: "username"; message: string };
+export type SaveProfileResult = { ok: true } | { ok: false; field: "username" | "dateOfBirth"; message: string; status: 400 | 409 };
 
 /** Creates or updates the player's profile; the email is copied from the account by the database, never the form. */
 export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<SaveProfileResult> {
@@ -40,8 +40,14 @@ export async function saveProfile(db: Db, userId: string, input: ProfileInput): 
     });
     return { ok: true };
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") {
-      return { ok: false, field: "username", message: "That username is already taken. Please choose another." };
+    const { code, constraint_name } = error as { code?: string; constraint_name?: string };
+    if (code === "23505") {
+      return { ok: false, field: "username", message: "That username is already taken. Please choose another.", status: 409 };
+    }
+    // The 18+ rule's one home is the profiles trigger (the player's calendar day in their zone): its message
+    // is the form's message.
+    if (code === "23514" && constraint_name === "profiles_minimum_age") {
+      return { ok: false, field: "dateOfBirth", message: (error as Error).message, status: 400 };
     }
     throw error;
   }

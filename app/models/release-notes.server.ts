@@ -1,6 +1,7 @@
 import postgres from "postgres";
 import { z } from "zod";
 import type { Db } from "~/db.server";
+import { isCalendarDate } from "~/lib/validation";
 
 /*
  * Release notes (admin panel): list, create, edit, publish/unpublish, delete. Plain SQL as the admin
@@ -57,7 +58,7 @@ export const ReleaseNoteSchema = z.object({
     .trim()
     .optional()
     .transform((v) => v || null)
-    .refine((v) => v === null || (/^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(new Date(`${v}T00:00:00Z`).getTime())), "Please enter a valid release date."),
+    .refine((v) => v === null || isCalendarDate(v), "Please enter a valid release date."),
 });
 export type ReleaseNoteInput = z.output<typeof ReleaseNoteSchema>;
 

@@ -11,7 +11,9 @@ import { LIST_FILTER_FIELDS, listFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import { todayIn } from "~/lib/validation";
 import { createPrivateCompetition, createPrivateSchema, joinCompetition, joinMessage, listCompetitions } from "~/models/competitions.server";
-import { requireUser, safeRedirect } from "~/session.server";
+import { readForm } from "~/lib/forms.server";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/competitions.css?url";
 
@@ -58,7 +60,7 @@ const JoinSchema = z.object({
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
+  const form = await readForm(request);
   const js = form.get("_js") === "1";
   const intent = form.get("intent");
 

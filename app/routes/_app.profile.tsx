@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
+import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import { dateFormat } from "~/lib/date-format";
@@ -16,8 +17,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
-  const form = await request.formData();
-  if (form.get("intent") !== "notifications") return data({ message: "Unknown action." }, { status: 400 });
+  const form = await readForm(request);
+  if (intentOf(form) !== "notifications") return unknownIntent();
   if (!user.username) return data({ message: "No profile found. Let's get you set up!" }, { status: 409 });
   const enabled = form.get("enabled") === "true";
   await saveNotifications(context.db, user.id, enabled);

@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData } from "@remix-run/react";
 import { AuthForm, AuthPage, EmailField } from "~/components/AuthPage";
-import { fieldErrors, ForgotPasswordSchema } from "~/lib/validation";
+import { parseForm, readForm } from "~/lib/forms.server";
+import { ForgotPasswordSchema } from "~/lib/validation";
 import { requestPasswordReset, RESET_TOKEN_TTL_MINUTES } from "~/models/account.server";
 import { sendMail } from "~/mail.server";
 
@@ -10,9 +11,8 @@ export const meta: MetaFunction = () => [{ title: "Forgot password | FootyCoach"
 const SENT = "A password reset link has been sent to your email.";
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const parsed = ForgotPasswordSchema.safeParse({ email: form.get("email") ?? "" });
-  if (!parsed.success) return data({ errors: fieldErrors(parsed.error), message: null, sent: false }, { status: 400 });
+  const parsed = parseForm(await readForm(request), ForgotPasswordSchema);
+  if (!parsed.ok) return data({ errors: parsed.errors, message: null, sent: false }, { status: 400 });
 
   const result = await requestPasswordReset(context.db, parsed.data.email, context.clientAddress);
   if (result.throttled) {

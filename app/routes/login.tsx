@@ -2,9 +2,11 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { AuthForm, AuthPage, EmailField } from "~/components/AuthPage";
 import { Field } from "~/components/Field";
-import { fieldErrors, LoginSchema } from "~/lib/validation";
+import { invalid, parseForm, readForm } from "~/lib/forms.server";
+import { LoginSchema } from "~/lib/validation";
 import { verifyLogin } from "~/models/account.server";
-import { safeRedirect, startSession } from "~/session.server";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { startSession } from "~/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Log in | FootyCoach" }];
 
@@ -14,9 +16,9 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const parsed = LoginSchema.safeParse({ email: form.get("email") ?? "", password: form.get("password") ?? "" });
-  if (!parsed.success) return data({ errors: fieldErrors(parsed.error), message: null }, { status: 400 });
+  const form = await readForm(request);
+  const parsed = parseForm(form, LoginSchema);
+  if (!parsed.ok) return invalid(parsed.errors);
 
   const result = await verifyLogin(context.db, parsed.data.email, parsed.data.password, context.clientAddress);
   if (!result.ok) return data({ errors: {}, message: result.message }, { status: result.throttled ? 429 : 401 });

@@ -1,7 +1,8 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthForm, AuthPage, NewPasswordField } from "~/components/AuthPage";
-import { fieldErrors, ResetPasswordSchema } from "~/lib/validation";
+import { invalid, parseForm, readForm } from "~/lib/forms.server";
+import { ResetPasswordSchema } from "~/lib/validation";
 import { resetPassword } from "~/models/account.server";
 import { redirectWithToast } from "~/toast.server";
 
@@ -15,12 +16,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const parsed = ResetPasswordSchema.safeParse({ token: form.get("token") ?? "", password: form.get("password") ?? "" });
-  if (!parsed.success) {
-    const errors = fieldErrors(parsed.error);
-    return data({ errors, message: errors.token ? `Reset failed: ${errors.token}` : null }, { status: 400 });
-  }
+  const parsed = parseForm(await readForm(request), ResetPasswordSchema);
+  if (!parsed.ok) return invalid(parsed.errors, parsed.errors.token ? `Reset failed: ${parsed.errors.token}` : null);
   const result = await resetPassword(context.db, parsed.data.token, parsed.data.password, context.clientAddress);
   if (!result.ok) return data({ errors: {}, message: `Reset failed: ${result.message}` }, { status: result.throttled ? 429 : 400 });
   return redirectWithToast(context.env, "/login", { type: "success", message: "Password updated. Please log in." });

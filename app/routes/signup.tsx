@@ -2,7 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { AuthForm, AuthPage, EmailField, NewPasswordField } from "~/components/AuthPage";
 import { Field } from "~/components/Field";
-import { fieldErrors, SignupSchema } from "~/lib/validation";
+import { invalid, parseForm, readForm } from "~/lib/forms.server";
+import { SignupSchema } from "~/lib/validation";
 import { createAccount } from "~/models/account.server";
 import { startSession } from "~/session.server";
 import { toastCookie } from "~/toast.server";
@@ -15,13 +16,8 @@ export async function loader({ context }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const parsed = SignupSchema.safeParse({
-    email: form.get("email") ?? "",
-    password: form.get("password") ?? "",
-    referralCode: form.get("referralCode") ?? "",
-  });
-  if (!parsed.success) return data({ errors: fieldErrors(parsed.error), message: null }, { status: 400 });
+  const parsed = parseForm(await readForm(request), SignupSchema);
+  if (!parsed.ok) return invalid(parsed.errors);
 
   const { email, password, referralCode } = parsed.data;
   const created = await createAccount(context.db, email, password, referralCode);

@@ -1,26 +1,26 @@
 import { describe, expect, it } from "vitest";
-import { ageOn, fieldErrors, profileSchema, ResetPasswordSchema, SignupSchema, todayIn } from "~/lib/validation";
+import { fieldErrors, isCalendarDate, profileSchema, ResetPasswordSchema, SignupSchema, startDateField, todayIn } from "~/lib/validation";
 
 const today = "2026-11-22";
 const base = { username: "Kicker_9", gender: "male", timeZone: "Europe/London" };
 
 function errorsOf(input: Record<string, unknown>) {
-  const r = profileSchema(today).safeParse(input);
+  const r = profileSchema().safeParse(input);
   return r.success ? {} : fieldErrors(r.error);
 }
 
 describe("profile schema", () => {
-  it("accepts a player who turns 18 exactly today", () => {
-    expect(profileSchema(today).safeParse({ ...base, dateOfBirth: "2008-11-22" }).success).toBe(true);
-  });
-  it("refuses a player who is one day short of 18 with the spec's message", () => {
-    expect(errorsOf({ ...base, dateOfBirth: "2008-11-23" }).dateOfBirth).toBe("You must be at least 18 years old to join FootyCoach.");
+  // The 18+ rule itself lives in the profiles trigger (tests/db/integrity.test.ts): the form does not recompute it.
+  it("refuses a date of birth that is not a calendar date instead of shifting it", () => {
+    expect(errorsOf({ ...base, dateOfBirth: "2000-02-30" }).dateOfBirth).toBe("Please enter a valid date of birth.");
+    expect(errorsOf({ ...base, dateOfBirth: "0000-01-01" }).dateOfBirth).toBe("Please enter a valid date of birth.");
+    expect(errorsOf({ ...base, dateOfBirth: "2000-02-29" }).dateOfBirth).toBeUndefined();
   });
   it("asks for a missing date of birth", () => {
     expect(errorsOf({ ...base, dateOfBirth: "" }).dateOfBirth).toBe("Please enter your date of birth.");
   });
   it("allows a 50-character self-description and refuses 51", () => {
-    const ok = profileSchema(today).safeParse({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(50), dateOfBirth: "1990-01-01" });
+    const ok = profileSchema().safeParse({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(50), dateOfBirth: "1990-01-01" });
     expect(ok.success).toBe(true);
     expect(errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(51), dateOfBirth: "1990-01-01" }).genderSelfDescribe).toMatch(/50/);
   });
@@ -28,7 +28,7 @@ describe("profile schema", () => {
     expect(errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "  ", dateOfBirth: "1990-01-01" }).genderSelfDescribe).toBeTruthy();
   });
   it("drops the self-description for other genders and falls back to UTC for an unknown zone", () => {
-    const r = profileSchema(today).parse({ ...base, genderSelfDescribe: "ignored", dateOfBirth: "1990-01-01", timeZone: "Mars/Base" });
+    const r = profileSchema().parse({ ...base, genderSelfDescribe: "ignored", dateOfBirth: "1990-01-01", timeZone: "Mars/Base" });
     expect(r.genderSelfDescribe).toBeNull();
     expect(r.timeZone).toBe("UTC");
   });
@@ -37,10 +37,20 @@ describe("profile schema", () => {
   });
 });
 
-describe("age on a calendar day", () => {
-  it("counts birthdays by the calendar", () => {
-    expect(ageOn("2008-02-29", "2026-02-28")).toBe(17);
-    expect(ageOn("2008-02-29", "2026-03-01")).toBe(18);
+describe("calendar dates", () => {
+  it("accepts real dates only (leap days, month lengths, years 1900..9999)", () => {
+    for (const ok of ["2024-02-29", "2027-01-31", "1900-01-01", "9999-12-31", "2027-04-30"]) expect(isCalendarDate(ok)).toBe(true);
+    for (const bad of ["2027-02-30", "2027-13-45", "0000-01-01", "2025-02-29", "2027-04-31", "2027-00-10", "2027-1-01", " 2027-01-01", "2027-01-01\n", "1899-12-31"]) {
+      expect(isCalendarDate(bad)).toBe(false);
+    }
+  });
+  it("a start date must be a real date, today or later", () => {
+    const field = startDateField("2027-01-10");
+    expect(field.safeParse("2027-02-30").error?.issues[0].message).toBe("Please enter a valid start date.");
+    expect(field.safeParse("2027-13-45").error?.issues[0].message).toBe("Please enter a valid start date.");
+    expect(field.safeParse("2027-01-09").error?.issues[0].message).toBe("Start date must be today or a future date.");
+    expect(field.safeParse("").error?.issues[0].message).toBe("Please fill in all required fields.");
+    expect(field.safeParse("2027-01-10").success).toBe(true);
   });
   it("takes today in the player's time zone", () => {
     const instant = new Date("2026-11-22T23:30:00Z");
