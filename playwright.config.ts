@@ -38,13 +38,22 @@ export default defineConfig({
       name: "desktop",
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
       grepInvert: /@mobile-only/,
+      testIgnore: /fuzz\.spec\.ts/,
     },
     {
       name: "mobile",
       use: { ...devices["Pixel 5"], launchOptions: chromium },
       // HTTP-level checks do not depend on the viewport: run them once.
-      testIgnore: /security\.spec\.ts/,
+      testIgnore: /(security|security-input|fuzz)\.spec\.ts/,
       grepInvert: /@desktop-only/,
+    },
+    // The fuzzer's forms may succeed with one bad field (a join with a bad redirectTo joins): it runs alone,
+    // after every other test, so no other test sees what it changed.
+    {
+      name: "fuzz",
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+      testMatch: /fuzz\.spec\.ts/,
+      dependencies: ["desktop", "mobile"],
     },
   ],
 });

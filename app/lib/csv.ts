@@ -18,11 +18,35 @@ export const FIXTURE_STATUSES = ["pending", "complete", "postponed"] as const;
 export const SCORE_MAX = 30;
 export const MATCH_DAY_MAX = 60;
 
+/**
+ * Team names: letters (Latin, with accents), digits, spaces and . ' & -, starting with a letter or digit, so no
+ * cell can start a spreadsheet formula. The database enforces the same rule (private.is_team_name); this copy
+ * only lets the upload preview flag a row before it is sent.
+ */
+export const TEAM_NAME = /^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .'&-]*$/;
+export const TEAM_NAME_MESSAGE = "Team names may contain only letters, digits, spaces and . ' & - (starting with a letter or digit).";
+
+/**
+ * One cell of a CSV the app exports. A cell starting with = + - @ tab or CR would run as a formula when the
+ * file is opened in a spreadsheet: it is prefixed with an apostrophe (OWASP's advice), and quoted when needed.
+ */
+export function csvCell(value: string | number | null | undefined): string {
+  let text = value == null ? "" : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Rows of cells as CSV text (header first), every cell through csvCell. */
+export function toCsv(rows: (string | number | null | undefined)[][]): string {
+  return rows.map((row) => row.map(csvCell).join(",")).join("\n") + "\n";
+}
+
 /** The downloadable template (served by /admin/fixtures-template.csv). */
-export const CSV_TEMPLATE =
-  "id,league,season,match_day,home_team,away_team,kickoff_time,status,home_score,away_score\n" +
-  ",Premier League,2025/26,1,Arsenal,Chelsea,2025-08-16T14:00:00Z,pending,,\n" +
-  ",Premier League,2025/26,1,Liverpool,Everton,2025-08-16T16:30:00Z,complete,2,1\n";
+export const CSV_TEMPLATE = toCsv([
+  ["id", "league", "season", "match_day", "home_team", "away_team", "kickoff_time", "status", "home_score", "away_score"],
+  ["", "Premier League", "2025/26", 1, "Arsenal", "Chelsea", "2025-08-16T14:00:00Z", "pending", "", ""],
+  ["", "Premier League", "2025/26", 1, "Liverpool", "Everton", "2025-08-16T16:30:00Z", "complete", 2, 1],
+]);
 
 /** One validated row, in the shape public.upsert_fixtures(p_rows jsonb) takes. */
 export interface FixtureCsvRow {
@@ -121,8 +145,8 @@ export const FixtureRowSchema = z
     league: cell.pipe(text("league", 60)),
     season: cell.pipe(text("season", 20)),
     match_day: cell.pipe(wholeNumber("match_day", 1, MATCH_DAY_MAX)),
-    home_team: cell.pipe(text("home_team", 60)),
-    away_team: cell.pipe(text("away_team", 60)),
+    home_team: cell.pipe(text("home_team", 60).regex(TEAM_NAME, TEAM_NAME_MESSAGE)),
+    away_team: cell.pipe(text("away_team", 60).regex(TEAM_NAME, TEAM_NAME_MESSAGE)),
     kickoff_time: cell.pipe(
       z
         .string()

@@ -43,7 +43,8 @@ test("an admin enters a match day's results; saved results lock until Edit", asy
   const md = 20 + Math.floor(Math.random() * 18);
   const tag = uniqueName("");
   const teams = { h1: `Home ${tag}`, a1: `Away ${tag}`, h2: `Host ${tag}`, a2: `Guest ${tag}` };
-  const kickoff = new Date(Date.now() + 2 * 86400_000);
+  // Played two days ago: a result can be entered only after kickoff.
+  const kickoff = new Date(Date.now() - 2 * 86400_000);
   await db()`delete from public.fixtures where league = ${league} and season = ${season} and match_day = ${md}`;
   const [f1, f2] = await db()<{ id: string }[]>`
     insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)

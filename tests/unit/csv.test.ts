@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   CSV_MAX_ROWS,
   CSV_TEMPLATE,
+  csvCell,
+  TEAM_NAME_MESSAGE,
   CSV_TOO_LARGE,
   CSV_TOO_MANY_ROWS,
   parseFixturesCsv,
@@ -139,4 +141,29 @@ describe("parseKickoff", () => {
 
 it("uploadSummary uses the spec wording", () => {
   expect(uploadSummary(3, 1)).toBe("Upload complete: 3 succeeded, 1 failed.");
+});
+
+describe("formula injection", () => {
+  it("refuses team names that a spreadsheet would run, per row with the reason", () => {
+    const header = "league,season,match_day,home_team,away_team,kickoff_time,status";
+    const names = ['=HYPERLINK("http://evil.example","x")', "+SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)"];
+    const body = names.map((n) => `Premier League,2025/26,1,"${n.replace(/"/g, '""')}",Chelsea,2025-08-16T14:00:00Z,pending`);
+    const r = ok(parseFixturesCsv([header, ...body, "Premier League,2025/26,1,Brighton & Hove Albion,Nott'm Forest,2025-08-16T14:00:00Z,pending"].join("\n")));
+    expect(r.errors.map((e) => e.line)).toEqual([2, 3, 4, 5]);
+    for (const e of r.errors) expect(e.reason).toBe(TEAM_NAME_MESSAGE);
+    expect(r.rows.map((row) => row.home_team)).toEqual(["Brighton & Hove Albion"]);
+  });
+
+  it("neutralises exported cells that start with = + - @ tab or CR", () => {
+    expect(csvCell("=SUM(1+1)")).toBe("'=SUM(1+1)");
+    expect(csvCell("+1")).toBe("'+1");
+    expect(csvCell("-2+3")).toBe("'-2+3");
+    expect(csvCell("@x")).toBe("'@x");
+    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\rx")).toBe("\"'\rx\"");
+    expect(csvCell('a,"b"')).toBe('"a,""b"""');
+    expect(csvCell("Arsenal")).toBe("Arsenal");
+    expect(csvCell(2)).toBe("2");
+    for (const line of CSV_TEMPLATE.trim().split("\n")) for (const c of line.split(",")) expect(c).not.toMatch(/^[=+\-@\t\r]/);
+  });
 });
