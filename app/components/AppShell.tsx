@@ -20,6 +20,7 @@ import {
 } from "~/components/Icons";
 import type { IconProps } from "~/components/Icons";
 import { MoreModal } from "~/components/MoreModal";
+import { isAdminPath } from "~/components/admin/sections";
 
 export type ShellUser = {
   id: string;
@@ -128,6 +129,7 @@ export function AppShell({ user, children }: AppShellProps) {
 
   const closeMore = useCallback(() => setMoreOpen(false), []);
 
+  const inAdmin = isAdminPath(location.pathname);
   // "More" is shown as current when the page is one of the modal's destinations.
   const moreIsCurrent = ["/scout", "/profile", "/admin"].some(
     (p) => location.pathname === p || location.pathname.startsWith(`${p}/`),
@@ -199,9 +201,11 @@ export function AppShell({ user, children }: AppShellProps) {
           </li>
           {isAdmin ? (
             <li>
-              <NavLink
+              {/* A Link, not a NavLink: current on every admin section (/admin/*), not only on Results. */}
+              <Link
                 to="/admin/fixtures"
-                className={navLinkClass}
+                className={navLinkClass({ isActive: inAdmin })}
+                aria-current={inAdmin ? "page" : undefined}
                 prefetch="intent"
                 aria-describedby={adminDescId}
                 title={collapsed ? "Admin Panel: Manage competitions" : undefined}
@@ -213,7 +217,7 @@ export function AppShell({ user, children }: AppShellProps) {
                     Manage competitions
                   </span>
                 </span>
-              </NavLink>
+              </Link>
             </li>
           ) : null}
         </ul>

@@ -7,10 +7,11 @@
  * button) on close; Escape, the backdrop and the Close button close it.
  * The parent (AppShell) closes it on navigation.
  */
-import { Form, NavLink } from "@remix-run/react";
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef } from "react";
 import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, RefObject } from "react";
 import type { ShellUser } from "~/components/AppShell";
+import { isAdminPath } from "~/components/admin/sections";
 import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconUser } from "~/components/Icons";
 
 export type MoreModalProps = {
@@ -42,6 +43,7 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
   const titleId = useId();
   const profileDescId = useId();
   const adminDescId = useId();
+  const inAdmin = isAdminPath(useLocation().pathname);
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
   onCloseRef.current = onClose;
@@ -159,9 +161,11 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
           </li>
           {user.role === "admin" ? (
             <li>
-              <NavLink
+              {/* A Link, not a NavLink: current on every admin section (/admin/*), not only on Results. */}
+              <Link
                 to="/admin/fixtures"
-                className={linkClass}
+                className={linkClass({ isActive: inAdmin })}
+                aria-current={inAdmin ? "page" : undefined}
                 prefetch="intent"
                 onClick={onClose}
                 aria-describedby={adminDescId}
@@ -174,7 +178,7 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
                   </span>
                 </span>
                 <IconChevronRight className="more-chevron" />
-              </NavLink>
+              </Link>
             </li>
           ) : null}
           <li>

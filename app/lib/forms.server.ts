@@ -59,7 +59,16 @@ export function parseForm<S extends z.ZodType>(form: FormData, schema: S): Parse
   return { ok: false, errors, message: result.error.issues[0]?.message ?? "Please check the form." };
 }
 
-/** The one shape of a refused form: field errors and a message, status 400 unless said otherwise. */
-export function invalid(errors: Record<string, string>, message: string | null = null, status = 400) {
-  return data({ errors, message }, { status });
+/**
+ * The one shape of a refused form: field errors and a message, status 400 unless said otherwise. `echo` is
+ * what the page needs to show the refusal in place, without JavaScript too (the intent, the row it concerns,
+ * the submitted values); it never overrides `errors` or `message`.
+ */
+export function invalid<E extends Record<string, unknown> = Record<never, never>>(
+  errors: Record<string, string>,
+  message: string | null = null,
+  status = 400,
+  echo?: E,
+) {
+  return data({ ...(echo as E), errors, message }, { status });
 }

@@ -16,13 +16,13 @@ function isoDate(days: number) {
 
 test("a player is refused by the page and by the action", async ({ page }) => {
   await newPlayer(page);
-  await page.goto("/admin/fixtures?section=notes");
+  await page.goto("/admin/release-notes");
   await expect(page).toHaveURL(/\/dashboard$/);
   await expect(page.getByText("Access denied. Admins only.")).toBeVisible();
 
   // A crafted POST gets the same answer (redirect to / with the toast), and writes nothing.
   const version = uniqueName("v");
-  const res = await page.request.post("/admin/fixtures?section=notes", {
+  const res = await page.request.post("/admin/release-notes", {
     form: { intent: "create-note", version, title: "Nope", content: "Nope" },
     headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
     maxRedirects: 0,
@@ -93,7 +93,7 @@ test("an admin enters a match day's results; saved results lock until Edit", asy
   await expect(row2.getByText("Pending", { exact: true })).toBeVisible();
 
   // The server re-checks the bounds (a crafted request past the browser's min/max): 400 with the message.
-  const crafted = await page.request.post("/admin/fixtures?section=results", {
+  const crafted = await page.request.post("/admin/fixtures", {
     form: { intent: "save-result", fixtureId: f2.id, homeScore: "31", awayScore: "0" },
     headers: { Origin: new URL(test.info().project.use.baseURL!).origin },
     maxRedirects: 0,
@@ -104,7 +104,7 @@ test("an admin enters a match day's results; saved results lock until Edit", asy
   expect(untouched.status).toBe("pending");
 
   // Without a match day in the URL the first one with a pending fixture is shown (only this test uses the league).
-  await page.goto(`/admin/fixtures?section=results&league=${encodeURIComponent(league)}&season=${season}`);
+  await page.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${season}`);
   await expect(page.getByText(`${league} ${season}, Match Day ${md}`)).toBeVisible();
 
   // Team filter and its empty text.
@@ -129,7 +129,7 @@ function fixturesCsv(league: string) {
 
 test("CSV upload previews rows, imports good ones and lists the failed lines", async ({ page }) => {
   const league = uniqueName("CSV League ");
-  await asAdmin(page, "/admin/fixtures?section=upload");
+  await asAdmin(page, "/admin/upload");
   await expect(page.getByRole("link", { name: "Download template CSV" })).toHaveAttribute("href", "/admin/fixtures-template.csv");
 
   // A broken file is refused in the preview.
@@ -166,7 +166,7 @@ test.describe("without JavaScript", () => {
 
   test("the plain upload form still imports and reports", async ({ page }) => {
     const league = uniqueName("NoJS League ");
-    await asAdmin(page, "/admin/fixtures?section=upload");
+    await asAdmin(page, "/admin/upload");
     await page.getByLabel("CSV file").setInputFiles({ name: "fixtures.csv", mimeType: "text/csv", buffer: Buffer.from(fixturesCsv(league)) });
     await page.getByRole("button", { name: "Import" }).click();
     await expect(page.getByTestId("upload-summary")).toHaveText("Upload complete: 2 succeeded, 2 failed.");
@@ -176,7 +176,7 @@ test.describe("without JavaScript", () => {
 
 test("release notes: create, Markdown without raw HTML, publish, edit, delete", async ({ page }) => {
   const version = uniqueName("v");
-  await asAdmin(page, "/admin/fixtures?section=notes");
+  await asAdmin(page, "/admin/release-notes");
 
   await page.getByRole("button", { name: "Create Release Note" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Please fill in all required fields" }).first()).toBeVisible();
@@ -221,7 +221,7 @@ test("release notes: create, Markdown without raw HTML, publish, edit, delete", 
 
 test("create competition: validation messages, then success", async ({ page }) => {
   const name = uniqueName("Admin Cup ");
-  await asAdmin(page, "/admin/fixtures?section=create");
+  await asAdmin(page, "/admin/competitions");
 
   await page.getByRole("button", { name: "Create Competition" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Please fill in all required fields." }).first()).toBeVisible();
@@ -244,4 +244,67 @@ test("create competition: validation messages, then success", async ({ page }) =
   const [row] = await db()<{ type: string; visibility: string; prize: string; current_match_day: number; registration_status: string }[]>`
     select type, visibility, prize, current_match_day, registration_status from public.competitions where name = ${name}`;
   expect(row).toEqual({ type: "season", visibility: "public", prize: "A golden boot", current_match_day: 30, registration_status: "open" });
+});
+
+test("the old single-page URLs lead to the section pages; an unknown intent is refused", async ({ page }) => {
+  await asAdmin(page, "/admin");
+  await expect(page).toHaveURL(/\/admin\/fixtures$/);
+  await expect(page.getByRole("heading", { level: 2, name: "Results" })).toBeVisible();
+
+  // Each old ?section= URL answers with a redirect to its page, keeping the other query parameters.
+  const origin = new URL(test.info().project.use.baseURL!).origin;
+  const noteId = "00000000-0000-4000-8000-000000000000";
+  for (const [old, now] of [
+    ["/admin/fixtures?section=create", "/admin/competitions"],
+    ["/admin/fixtures?section=upload", "/admin/upload"],
+    ["/admin/fixtures?section=notes", "/admin/release-notes"],
+    [`/admin/fixtures?section=notes&editNote=${noteId}`, `/admin/release-notes?editNote=${noteId}`],
+    ["/admin?section=create", "/admin/fixtures?section=create"],
+  ]) {
+    const res = await page.request.get(old, { maxRedirects: 0 });
+    expect([301, 302], old).toContain(res.status());
+    expect(res.headers()["location"], old).toBe(now);
+  }
+
+  // In the browser they open the section, marked as the current tab.
+  const tabs = page.getByRole("navigation", { name: "Admin sections" });
+  for (const [old, heading, tab] of [
+    ["/admin/fixtures?section=create", "Create Competition", "Create Competition"],
+    ["/admin/fixtures?section=upload", "CSV Fixtures Upload", "CSV Upload"],
+    ["/admin/fixtures?section=notes", "Release Notes", "Release Notes"],
+    ["/admin/fixtures?section=results&league=Serie%20A&season=2025%2F26&md=3", "Results", "Results"],
+  ]) {
+    await page.goto(old);
+    await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
+    await expect(tabs.getByRole("link", { name: tab })).toHaveAttribute("aria-current", "page");
+  }
+  await expect(page.getByText("Serie A 2025/26, Match Day 3")).toBeVisible();
+
+  // The tabs link the new pages.
+  await tabs.getByRole("link", { name: "CSV Upload" }).click();
+  await expect(page).toHaveURL(/\/admin\/upload$/);
+  await tabs.getByRole("link", { name: "Release Notes" }).click();
+  await expect(page).toHaveURL(/\/admin\/release-notes$/);
+
+  // Every section's action knows only its own intents: anything else is a 400, and nothing happens.
+  for (const path of ["/admin/fixtures", "/admin/competitions", "/admin/upload", "/admin/release-notes"]) {
+    const res = await page.request.post(path, { form: { intent: "drop-tables" }, headers: { Origin: origin }, maxRedirects: 0 });
+    expect(res.status(), path).toBe(400);
+  }
+  const elsewhere = await page.request.post("/admin/competitions", {
+    form: { intent: "create-note", version: uniqueName("v"), title: "Wrong page", content: "Wrong page" },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
+  expect(elsewhere.status()).toBe(400);
+  expect(await elsewhere.text()).toContain("Unknown action.");
+
+  // A form of the old page still reaches its section: the post is handed on with its method (307).
+  const moved = await page.request.post("/admin/fixtures?section=notes", {
+    form: { intent: "create-note" },
+    headers: { Origin: origin },
+    maxRedirects: 0,
+  });
+  expect(moved.status()).toBe(307);
+  expect(moved.headers()["location"]).toBe("/admin/release-notes");
 });

@@ -32,7 +32,7 @@ async function adminPage(browser: Browser, baseURL: string, league: string, matc
   const page = await context.newPage();
   await logIn(page, "admin@footycoach.test");
   await expect(page).toHaveURL(/\/dashboard$/);
-  await page.goto(`/admin/fixtures?section=results&league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&matchDay=${matchDay}`);
+  await page.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&matchDay=${matchDay}`);
   await page.getByLabel("Match Day").selectOption(String(matchDay));
   await page.getByRole("button", { name: "Show Fixtures" }).click();
   await expect(page.getByText(`${league} ${SEASON}, Match Day ${matchDay}`)).toBeVisible();

@@ -1,6 +1,8 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { Field, FormError } from "~/components/Field";
+import { usePending } from "~/components/usePending";
+import { ADMIN_PATHS } from "./sections";
 
 export interface CreateCompetitionValues {
   name?: string;
@@ -20,13 +22,12 @@ interface Props {
 
 /** Create competition (admin): public competitions of any listed league and season (spec part 2 §5). */
 export function CreateCompetitionSection({ today, error, values }: Props) {
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "create-competition";
+  const busy = usePending("create-competition");
   const v = values ?? {};
   return (
     <section aria-labelledby="create-title" className="admin-section">
       <h2 id="create-title">Create Competition</h2>
-      <Form method="post" className="card admin-form" noValidate key={JSON.stringify(v)}>
+      <Form method="post" action={ADMIN_PATHS.create} className="card admin-form" noValidate key={JSON.stringify(v)}>
         <input type="hidden" name="intent" value="create-competition" />
         <FormError message={error} />
         <CompetitionNameField idPrefix="cc" defaultValue={v.name ?? ""} />

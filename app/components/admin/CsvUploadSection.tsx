@@ -1,12 +1,14 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { FormError } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
+import { usePending } from "~/components/usePending";
 import { CSV_MAX_BYTES, CSV_TOO_LARGE, parseFixturesCsv, REQUIRED_COLUMNS, type CsvParseResult } from "~/lib/csv";
+import { ADMIN_PATHS } from "./sections";
 
 export type UploadResult =
   | { intent: "upload-csv"; ok: true; message: string; failed: { line: number; reason: string }[] }
-  | { intent: "upload-csv"; ok: false; message: string };
+  | { intent: "upload-csv"; ok: false; message: string; errors?: Record<string, string> };
 
 const PREVIEW_LIMIT = 200;
 const COLUMNS = ["id", ...REQUIRED_COLUMNS, "home_score", "away_score"] as const;
@@ -18,8 +20,7 @@ const COLUMNS = ["id", ...REQUIRED_COLUMNS, "home_score", "away_score"] as const
  */
 export function CsvUploadSection({ result }: { result: UploadResult | null }) {
   const hydrated = useHydrated();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "upload-csv";
+  const busy = usePending("upload-csv");
   const [preview, setPreview] = useState<CsvParseResult | null>(null);
   const [reading, setReading] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -69,7 +70,7 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
             Download template CSV
           </a>
         </p>
-        <Form method="post" encType="multipart/form-data" className="admin-upload-form">
+        <Form method="post" action={ADMIN_PATHS.upload} encType="multipart/form-data" className="admin-upload-form">
           <input type="hidden" name="intent" value="upload-csv" />
           <div className="field">
             <label htmlFor="csv-file">CSV file</label>

@@ -1,7 +1,9 @@
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { Field, FormError } from "~/components/Field";
+import { usePending } from "~/components/usePending";
 import { Markdown } from "./Markdown";
+import { ADMIN_PATHS } from "./sections";
 import { dateFormat } from "~/lib/date-format";
 // The loader hands listReleaseNotes' rows to this section unchanged, so their type is the props' type.
 import type { ReleaseNote } from "~/models/release-notes.server";
@@ -21,7 +23,7 @@ interface Props {
   formError: { intent: string; id: string | null; message: string; values: NoteFormValues } | null;
 }
 
-const BASE = "/admin/fixtures?section=notes";
+const BASE = ADMIN_PATHS.notes;
 
 function formatDate(value: string) {
   const date = new Date(`${value}T00:00:00Z`);
@@ -30,13 +32,12 @@ function formatDate(value: string) {
 }
 
 function NoteForm({ note, today, error, values }: { note: ReleaseNote | null; today: string; error: string | null; values: NoteFormValues | null }) {
-  const navigation = useNavigation();
   const intent = note ? "update-note" : "create-note";
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const busy = usePending(intent);
   const v: NoteFormValues = values ?? (note ? { version: note.version, title: note.title, content: note.content, releaseDate: note.releaseDate } : {});
   const prefix = note ? "edit-note" : "new-note";
   return (
-    <Form method="post" action={note ? `${BASE}&editNote=${note.id}` : BASE} className="card admin-form" noValidate key={`${note?.id ?? "new"}|${JSON.stringify(values)}`}>
+    <Form method="post" action={note ? `${BASE}?editNote=${note.id}` : BASE} className="card admin-form" noValidate key={`${note?.id ?? "new"}|${JSON.stringify(values)}`}>
       <h3>{note ? `Edit Release Note ${note.version}` : "New Release Note"}</h3>
       <input type="hidden" name="intent" value={intent} />
       {note ? <input type="hidden" name="id" value={note.id} /> : null}
@@ -64,18 +65,44 @@ function NoteForm({ note, today, error, values }: { note: ReleaseNote | null; to
   );
 }
 
+/** Publish or unpublish one note. */
+function PublishForm({ note }: { note: ReleaseNote }) {
+  const busy = usePending("publish-note", { name: "id", value: note.id });
+  return (
+    <Form method="post" action={BASE} className="inline-form">
+      <input type="hidden" name="intent" value="publish-note" />
+      <input type="hidden" name="id" value={note.id} />
+      <input type="hidden" name="published" value={note.isPublished ? "false" : "true"} />
+      <button type="submit" className="btn btn-secondary btn-sm" disabled={busy}>
+        {busy ? "Saving..." : note.isPublished ? "Unpublish" : "Publish"}
+      </button>
+    </Form>
+  );
+}
+
+/** The confirmation dialog's Delete. */
+function DeleteForm({ note }: { note: ReleaseNote }) {
+  const busy = usePending("delete-note", { name: "id", value: note.id });
+  return (
+    <Form method="post" action={BASE} className="inline-form">
+      <input type="hidden" name="intent" value="delete-note" />
+      <input type="hidden" name="id" value={note.id} />
+      <button type="submit" className="btn btn-danger" disabled={busy}>
+        {busy ? "Deleting..." : "Delete"}
+      </button>
+    </Form>
+  );
+}
+
 /** Release notes: list (newest first), create, edit, publish / unpublish, delete with confirmation. */
 export function ReleaseNotesSection({ notes, editId, confirmDeleteId, today, formError }: Props) {
   const navigate = useNavigate();
-  const navigation = useNavigation();
   const editing = editId ? notes.find((n) => n.id === editId) ?? null : null;
   const deleting = confirmDeleteId ? notes.find((n) => n.id === confirmDeleteId) ?? null : null;
   const errorFor = (intent: string, id: string | null) =>
     formError && formError.intent === intent && formError.id === id ? formError : null;
   const editError = editing ? errorFor("update-note", editing.id) : null;
   const createError = errorFor("create-note", null);
-  const pending = (intent: string, id: string) =>
-    navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData?.get("id") === id;
 
   return (
     <section aria-labelledby="notes-title" className="admin-section">
@@ -105,19 +132,12 @@ export function ReleaseNotesSection({ notes, editId, confirmDeleteId, today, for
               </div>
               <Markdown>{n.content}</Markdown>
               <div className="release-note-actions">
-                <Link to={`${BASE}&editNote=${n.id}`} className="btn btn-secondary btn-sm" aria-label={`Edit release note ${n.version}`}>
+                <Link to={`${BASE}?editNote=${n.id}`} className="btn btn-secondary btn-sm" aria-label={`Edit release note ${n.version}`}>
                   Edit
                 </Link>
-                <Form method="post" action={BASE} className="inline-form">
-                  <input type="hidden" name="intent" value="publish-note" />
-                  <input type="hidden" name="id" value={n.id} />
-                  <input type="hidden" name="published" value={n.isPublished ? "false" : "true"} />
-                  <button type="submit" className="btn btn-secondary btn-sm" disabled={pending("publish-note", n.id)}>
-                    {pending("publish-note", n.id) ? "Saving..." : n.isPublished ? "Unpublish" : "Publish"}
-                  </button>
-                </Form>
+                <PublishForm note={n} />
                 <Link
-                  to={`${BASE}&confirmDelete=${n.id}`}
+                  to={`${BASE}?confirmDelete=${n.id}`}
                   className="btn btn-danger btn-sm"
                   preventScrollReset
                   aria-label={`Delete release note ${n.version}`}
@@ -139,13 +159,7 @@ export function ReleaseNotesSection({ notes, editId, confirmDeleteId, today, for
               <Link to={BASE} className="btn btn-secondary" replace preventScrollReset>
                 Cancel
               </Link>
-              <Form method="post" action={BASE} className="inline-form">
-                <input type="hidden" name="intent" value="delete-note" />
-                <input type="hidden" name="id" value={deleting.id} />
-                <button type="submit" className="btn btn-danger" disabled={pending("delete-note", deleting.id)}>
-                  {pending("delete-note", deleting.id) ? "Deleting..." : "Delete"}
-                </button>
-              </Form>
+              <DeleteForm note={deleting} />
             </>
           }
         >

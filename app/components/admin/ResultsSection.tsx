@@ -1,6 +1,8 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useId } from "react";
 import { SelectField } from "~/components/Field";
+import { usePending } from "~/components/usePending";
+import { ADMIN_PATHS } from "./sections";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 // The loader hands loadResults' view to this section unchanged, so its types are the props' types.
 import type { AdminFixture, ResultsView } from "~/models/fixtures.server";
@@ -11,6 +13,8 @@ interface Props {
   editId: string | null;
   /** The current results URL (without edit): where saves return to. */
   here: string;
+  /** Where the fixtures' forms post: this page with its current query (Edit included, so a refused save stays unlocked). */
+  action: string;
   /** An inline error for one fixture (from the action, shown without JavaScript too). */
   rowError: { fixtureId: string; message: string } | null;
 }
@@ -55,20 +59,121 @@ function ScoreInput({ id, name, team, score, locked, postponed }: ScoreInputProp
   );
 }
 
+interface FixtureRowProps {
+  fixture: AdminFixture;
+  /** Unlocked by Edit (?edit=<id>). */
+  editing: boolean;
+  here: string;
+  action: string;
+  error: string | null;
+}
+
+/** One fixture: its score form, Save / Edit / Cancel, Postpone / Undo postpone and its inline error. */
+function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProps) {
+  const hasResult = f.homeScore !== null && f.awayScore !== null;
+  const postponed = f.status === "postponed";
+  const locked = hasResult && !editing;
+  const saving = usePending("save-result", { name: "fixtureId", value: f.id });
+  const postponing = usePending("postpone", { name: "fixtureId", value: f.id });
+  const formId = `result-${f.id}`;
+  return (
+    <li className="admin-fixture card" data-testid={`fixture-${f.id}`} aria-label={`${f.homeTeam} v ${f.awayTeam}`}>
+      <div className="admin-fixture-meta">
+        <time dateTime={f.kickoffTime}>{f.kickoffText}</time>
+        {postponed ? (
+          <span className="badge badge-warning">Postponed</span>
+        ) : hasResult ? (
+          <span className="badge badge-success">{locked ? "Result saved" : "Editing"}</span>
+        ) : (
+          <span className="badge badge-muted">Pending</span>
+        )}
+      </div>
+      <Form method="post" action={action} id={formId} className="admin-score-form">
+        <input type="hidden" name="intent" value="save-result" />
+        <input type="hidden" name="fixtureId" value={f.id} />
+        <input type="hidden" name="returnTo" value={here} />
+        <label className="admin-team home" htmlFor={`${formId}-home`}>
+          {f.homeTeam}
+        </label>
+        <ScoreInput
+          key={`h-${f.id}-${f.homeScore}-${locked}`}
+          id={`${formId}-home`}
+          name="homeScore"
+          team={f.homeTeam}
+          score={f.homeScore}
+          locked={locked}
+          postponed={postponed}
+        />
+        <span aria-hidden="true" className="score-sep">
+          –
+        </span>
+        <ScoreInput
+          key={`a-${f.id}-${f.awayScore}-${locked}`}
+          id={`${formId}-away`}
+          name="awayScore"
+          team={f.awayTeam}
+          score={f.awayScore}
+          locked={locked}
+          postponed={postponed}
+        />
+        <label className="admin-team away" htmlFor={`${formId}-away`}>
+          {f.awayTeam}
+        </label>
+      </Form>
+      <div className="admin-fixture-actions">
+        {postponed ? null : locked ? (
+          <Link to={withParam(here, "edit", f.id)} className="btn btn-secondary btn-sm" preventScrollReset replace aria-label={`Edit ${f.homeTeam} v ${f.awayTeam}`}>
+            Edit
+          </Link>
+        ) : (
+          <>
+            <button
+              type="submit"
+              form={formId}
+              className="btn btn-primary btn-sm"
+              disabled={saving}
+              aria-label={`Save ${f.homeTeam} v ${f.awayTeam}`}
+            >
+              {saving ? "Saving..." : "Save"}
+            </button>
+            {hasResult ? (
+              <Link to={here} className="btn btn-link btn-sm" preventScrollReset replace>
+                Cancel
+              </Link>
+            ) : null}
+          </>
+        )}
+        {postponed || !hasResult ? (
+          <Form method="post" action={action} className="inline-form">
+            <input type="hidden" name="intent" value="postpone" />
+            <input type="hidden" name="fixtureId" value={f.id} />
+            <input type="hidden" name="postponed" value={postponed ? "false" : "true"} />
+            <input type="hidden" name="returnTo" value={here} />
+            <button type="submit" className="btn btn-secondary btn-sm" disabled={postponing}>
+              {postponing ? "Saving..." : postponed ? "Undo postpone" : "Postpone"}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+      {error ? (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
 /** Results: league / season / match day / team picker and one score form per fixture (spec part 2 §2). */
-export function ResultsSection({ results, editId, here, rowError }: Props) {
-  const navigation = useNavigation();
+export function ResultsSection({ results, editId, here, action, rowError }: Props) {
   const pickerId = useId();
-  const busyIntent = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const busyFixture = navigation.state === "submitting" ? navigation.formData?.get("fixtureId") : null;
   const matchDays = Array.from({ length: results.totalMatchDays }, (_, i) => i + 1);
   const { fixtures, team } = results;
 
   return (
     <section aria-labelledby="results-title" className="admin-section">
       <h2 id="results-title">Results</h2>
-      <Form method="get" className="admin-filters card" aria-label="Choose fixtures">
-        <input type="hidden" name="section" value="results" />
+      <Form method="get" action={ADMIN_PATHS.results} className="admin-filters card" aria-label="Choose fixtures">
         <SelectField id={`${pickerId}-league`} label="League" name="league" defaultValue={results.league} options={CREATE_LEAGUES} />
         <SelectField id={`${pickerId}-season`} label="Season" name="season" defaultValue={results.season} options={CREATE_SEASONS} />
         <SelectField
@@ -112,101 +217,16 @@ export function ResultsSection({ results, editId, here, rowError }: Props) {
         <p className="empty-state">{team ? `No fixtures available for ${team}.` : "No fixtures available for this match day."}</p>
       ) : (
         <ul className="admin-fixtures" aria-label="Fixtures">
-          {fixtures.map((f) => {
-            const hasResult = f.homeScore !== null && f.awayScore !== null;
-            const postponed = f.status === "postponed";
-            const locked = hasResult && editId !== f.id;
-            const saving = busyIntent === "save-result" && busyFixture === f.id;
-            const postponing = busyIntent === "postpone" && busyFixture === f.id;
-            const formId = `result-${f.id}`;
-            const error = rowError?.fixtureId === f.id ? rowError.message : null;
-            return (
-              <li key={f.id} className="admin-fixture card" data-testid={`fixture-${f.id}`} aria-label={`${f.homeTeam} v ${f.awayTeam}`}>
-                <div className="admin-fixture-meta">
-                  <time dateTime={f.kickoffTime}>{f.kickoffText}</time>
-                  {postponed ? (
-                    <span className="badge badge-warning">Postponed</span>
-                  ) : hasResult ? (
-                    <span className="badge badge-success">{locked ? "Result saved" : "Editing"}</span>
-                  ) : (
-                    <span className="badge badge-muted">Pending</span>
-                  )}
-                </div>
-                <Form method="post" id={formId} className="admin-score-form">
-                  <input type="hidden" name="intent" value="save-result" />
-                  <input type="hidden" name="fixtureId" value={f.id} />
-                  <input type="hidden" name="returnTo" value={here} />
-                  <label className="admin-team home" htmlFor={`${formId}-home`}>
-                    {f.homeTeam}
-                  </label>
-                  <ScoreInput
-                    key={`h-${f.id}-${f.homeScore}-${locked}`}
-                    id={`${formId}-home`}
-                    name="homeScore"
-                    team={f.homeTeam}
-                    score={f.homeScore}
-                    locked={locked}
-                    postponed={postponed}
-                  />
-                  <span aria-hidden="true" className="score-sep">
-                    –
-                  </span>
-                  <ScoreInput
-                    key={`a-${f.id}-${f.awayScore}-${locked}`}
-                    id={`${formId}-away`}
-                    name="awayScore"
-                    team={f.awayTeam}
-                    score={f.awayScore}
-                    locked={locked}
-                    postponed={postponed}
-                  />
-                  <label className="admin-team away" htmlFor={`${formId}-away`}>
-                    {f.awayTeam}
-                  </label>
-                </Form>
-                <div className="admin-fixture-actions">
-                  {postponed ? null : locked ? (
-                    <Link to={withParam(here, "edit", f.id)} className="btn btn-secondary btn-sm" preventScrollReset replace aria-label={`Edit ${f.homeTeam} v ${f.awayTeam}`}>
-                      Edit
-                    </Link>
-                  ) : (
-                    <>
-                      <button
-                        type="submit"
-                        form={formId}
-                        className="btn btn-primary btn-sm"
-                        disabled={saving}
-                        aria-label={`Save ${f.homeTeam} v ${f.awayTeam}`}
-                      >
-                        {saving ? "Saving..." : "Save"}
-                      </button>
-                      {hasResult ? (
-                        <Link to={here} className="btn btn-link btn-sm" preventScrollReset replace>
-                          Cancel
-                        </Link>
-                      ) : null}
-                    </>
-                  )}
-                  {postponed || !hasResult ? (
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="postpone" />
-                      <input type="hidden" name="fixtureId" value={f.id} />
-                      <input type="hidden" name="postponed" value={postponed ? "false" : "true"} />
-                      <input type="hidden" name="returnTo" value={here} />
-                      <button type="submit" className="btn btn-secondary btn-sm" disabled={postponing}>
-                        {postponing ? "Saving..." : postponed ? "Undo postpone" : "Postpone"}
-                      </button>
-                    </Form>
-                  ) : null}
-                </div>
-                {error ? (
-                  <div className="field-error" role="alert">
-                    {error}
-                  </div>
-                ) : null}
-              </li>
-            );
-          })}
+          {fixtures.map((f) => (
+            <FixtureRow
+              key={f.id}
+              fixture={f}
+              editing={editId === f.id}
+              here={here}
+              action={action}
+              error={rowError?.fixtureId === f.id ? rowError.message : null}
+            />
+          ))}
         </ul>
       )}
     </section>
