@@ -45,7 +45,7 @@ export async function startEmbeddedDatabase(dataDir: string, port?: number): Pro
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(path.join(dataDir, "pgdata"), { extensions: { pgcrypto } });
   const listenPort = port ?? (await freePort());
-  // One connection is pglite-socket's default; the Worker opens one per request (ARCHITECTURE.md).
+  // One connection is pglite-socket's default; the Worker opens one per request (docs/architecture.md).
   const server = new PGLiteSocketServer({ db, port: listenPort, host: "127.0.0.1", maxConnections: 32 });
   await server.start();
   return {
