@@ -34,6 +34,19 @@ function unavailable(error: unknown): Response {
 // SQLSTATE classes that mean the server is unavailable rather than the query being wrong.
 const UNAVAILABLE_STATES = /^(08|53|57P)/;
 
+/**
+ * Class 22 (data exception): the database could not take a value the request sent (a NUL byte in a text
+ * parameter, a number out of range, an impossible date). That is the client's input, so a 400, never a 500.
+ */
+function isBadInput(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.code.startsWith("22");
+}
+
+function badInput(error: unknown): Response {
+  console.warn("input refused by the database:", (error as Error)?.message);
+  return new Response("The request could not be read.", { status: 400, statusText: "Bad Request" });
+}
+
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof postgres.PostgresError) return UNAVAILABLE_STATES.test(error.code);
   const code = (error as { code?: string } | null)?.code ?? "";
@@ -98,6 +111,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       })) as T;
     } catch (error) {
       if (isUnavailable(error)) throw unavailable(error);
+      if (isBadInput(error)) throw badInput(error);
       throw error;
     }
   }
@@ -123,6 +137,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
         return await fn(counting(sql, counter));
       } catch (error) {
         if (isUnavailable(error)) throw unavailable(error);
+        if (isBadInput(error)) throw badInput(error);
         throw error;
       }
     },

@@ -16,17 +16,18 @@
 --                      can_see_match_day_picks, close_due_registrations, competition_registration_key,
 --                      competitions_before_write, create_competition, create_private_competition, csv_text,
 --                      eligible_teams, fixtures_refresh_matchdays, fixtures_refresh_stats, is_admin,
---                      join_competition, local_today, lock_competition, lock_competition_of_row,
---                      lock_competitions_of, lock_competitions_of_many, matchdays_sync_competitions,
---                      player_names_sync_sort_name, process_competition, process_due_matchdays,
---                      profiles_before_insert, profiles_check_age, profiles_protect_columns,
---                      profiles_sync_player_name, random_code, refresh_matchday, refresh_membership_stats,
---                      refresh_memberships, registration_is_open, reprocess_competition, require_admin,
---                      rerank_competition, save_fixture_result, save_team_selection,
---                      scout_entries_before_write, set_fixture_postponed, set_player_selection,
---                      set_updated_at, team_selections_before_write, team_selections_refresh_stats,
---                      unregister_competition, upsert_fixtures, user_selections_before_write,
---                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
+--                      is_team_name, join_competition, local_today, lock_competition,
+--                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
+--                      matchdays_sync_competitions, player_names_sync_sort_name, process_competition,
+--                      process_due_matchdays, profiles_before_insert, profiles_check_age,
+--                      profiles_protect_columns, profiles_sync_player_name, random_code, refresh_matchday,
+--                      refresh_membership_stats, refresh_memberships, registration_is_open,
+--                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
+--                      save_team_selection, scout_entries_before_write, set_fixture_postponed,
+--                      set_player_selection, set_updated_at, team_selections_before_write,
+--                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
+--                      user_selections_before_write, user_selections_player_count, user_selections_rerank,
+--                      user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
 --                  scout_entries, scout_predictions, team_selections, tickets, user_selections
@@ -804,6 +805,23 @@ GRANT ALL ON FUNCTION private.is_admin() TO authenticated;
 GRANT ALL ON FUNCTION private.is_admin() TO service_role;
 
 --
+-- Name: is_team_name(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.is_team_name(p_name text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+  select p_name ~ '^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .''&-]*$'
+$_$;
+
+--
+-- Name: FUNCTION is_team_name(p_name text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.is_team_name(p_name text) FROM PUBLIC;
+
+--
 -- Name: join_competition(uuid, text); Type: FUNCTION; Schema: private
 --
 
@@ -873,11 +891,7 @@ CREATE FUNCTION private.local_today(p_user uuid) RETURNS date
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select (public.app_now() at time zone coalesce(
-           (select p.time_zone from public.profiles p
-             where p.id = p_user
-               and exists (select 1 from pg_catalog.pg_timezone_names z where z.name = p.time_zone)),
-           'UTC'))::date
+  select private.today_in_zone((select p.time_zone from public.profiles p where p.id = p_user))
 $$;
 
 --
@@ -1056,6 +1070,8 @@ begin
     v_md := v_c.current_match_day;
     exit when exists (select 1 from public.competition_matchday_results r
                        where r.competition_id = p_competition_id and r.match_day = v_md);
+    -- never before the match day's deadline: picks are still open, nobody is out "for no pick" yet
+    exit when not public.matchday_closed(v_c.league, v_c.season, v_md);
     -- finished: has fixtures, none pending
     exit when not exists (select 1 from public.fixtures f
                            where f.league = v_c.league and f.season = v_c.season and f.match_day = v_md)
@@ -1227,11 +1243,11 @@ REVOKE ALL ON FUNCTION private.profiles_before_insert() FROM PUBLIC;
 --
 
 CREATE FUNCTION private.profiles_check_age() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 begin
-  if new.date_of_birth > ((public.app_now() at time zone 'UTC')::date - interval '18 years') then
+  if new.date_of_birth > private.today_in_zone(new.time_zone) - interval '18 years' then
     raise exception using
       errcode = 'check_violation',
       constraint = 'profiles_minimum_age',
@@ -1618,6 +1634,9 @@ begin
   if not found then
     return 'not_found';
   end if;
+  if v_f.kickoff_time > public.app_now() then
+    raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+  end if;
   perform private.lock_competitions_of(v_f.league, v_f.season);
 
   v_result := case when p_home_score > p_away_score then 'home_win'
@@ -1966,6 +1985,24 @@ $$;
 REVOKE ALL ON FUNCTION private.team_selections_refresh_stats() FROM PUBLIC;
 
 --
+-- Name: today_in_zone(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.today_in_zone(p_time_zone text) RETURNS date
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select (public.app_now() at time zone coalesce(
+           (select z.name from pg_catalog.pg_timezone_names z where z.name = p_time_zone limit 1), 'UTC'))::date
+$$;
+
+--
+-- Name: FUNCTION today_in_zone(p_time_zone text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.today_in_zone(p_time_zone text) FROM PUBLIC;
+
+--
 -- Name: unregister_competition(uuid); Type: FUNCTION; Schema: private
 --
 
@@ -2085,6 +2122,9 @@ begin
         raise exception using errcode = 'P0001', message = 'season must be at most 20 characters.';
       elsif pg_catalog.char_length(v_home) > 60 or pg_catalog.char_length(v_away) > 60 then
         raise exception using errcode = 'P0001', message = 'Team names must be at most 60 characters.';
+      elsif not private.is_team_name(v_home) or not private.is_team_name(v_away) then
+        raise exception using errcode = 'P0001',
+          message = 'Team names may contain only letters, digits, spaces and . '' & - (starting with a letter or digit).';
       elsif v_home = v_away then
         raise exception using errcode = 'P0001', message = 'home_team and away_team must be different.';
       end if;
@@ -2120,6 +2160,9 @@ begin
         raise exception using errcode = 'P0001', message = 'A complete fixture needs both scores.';
       elsif v_status <> 'complete' and (v_hs is not null or v_as is not null) then
         raise exception using errcode = 'P0001', message = 'Only a complete fixture can have scores.';
+      end if;
+      if v_status = 'complete' and v_kick > public.app_now() then
+        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
       end if;
       v_result := case when v_status <> 'complete' then null
                        when v_hs > v_as then 'home_win'
@@ -3030,7 +3073,7 @@ CREATE TRIGGER profiles_before_insert BEFORE INSERT ON public.profiles FOR EACH 
 -- Name: profiles profiles_check_age; Type: TRIGGER; Schema: public
 --
 
-CREATE TRIGGER profiles_check_age BEFORE INSERT OR UPDATE OF date_of_birth ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_check_age();
+CREATE TRIGGER profiles_check_age BEFORE INSERT OR UPDATE OF date_of_birth, time_zone ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_check_age();
 
 --
 -- Name: profiles profiles_protect_columns; Type: TRIGGER; Schema: public
