@@ -35,11 +35,15 @@ function unavailable(error: unknown): Response {
 const UNAVAILABLE_STATES = /^(08|53|57P)/;
 
 /**
- * Class 22 (data exception): the database could not take a value the request sent (a NUL byte in a text
- * parameter, a number out of range, an impossible date). That is the client's input, so a 400, never a 500.
+ * Data exceptions that mean the database could not take a value the request sent: a NUL byte or other
+ * untranslatable character in a text parameter (22021, 22P05), a number or string too large (22003,
+ * 22001), an impossible date (22007, 22008), a malformed value for a cast (22P02) or LIKE escape (22025).
+ * That is the client's input, so a 400, never a 500. Other data exceptions (division by zero) stay bugs.
  */
+const BAD_INPUT_STATES = new Set(["22001", "22003", "22007", "22008", "22021", "22025", "22P02", "22P05"]);
+
 function isBadInput(error: unknown): boolean {
-  return error instanceof postgres.PostgresError && error.code.startsWith("22");
+  return error instanceof postgres.PostgresError && BAD_INPUT_STATES.has(error.code);
 }
 
 function badInput(error: unknown): Response {

@@ -3,6 +3,7 @@
  * row-level security from its very first statement, with the request's clock, whatever the callback does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type postgres from "postgres";
 import { createDb } from "~/db.server";
 import { useTestDatabase } from "../support/pg";
 
@@ -75,5 +76,23 @@ describe("createDb", () => {
     expect(row.time_zone).not.toBe("Asia/Tokyo");
     // The client is still usable afterwards.
     expect(await server.asUser(alice, async (tx) => (await tx`select auth.uid() as uid`)[0].uid)).toBe(alice);
+  });
+});
+
+describe("input the database cannot take", () => {
+  // (Impossible dates never get here: postgres.js serializes a date parameter through JavaScript's Date, which
+  // shifts 2027-02-30 to March 2, so forms check calendar dates first: isCalendarDate in app/lib/validation.ts.)
+  it("answers 400 (not 500) for a NUL byte, an out-of-range number or a malformed cast, and keeps real bugs as errors", async () => {
+    const server = createDb(db.url, new Date());
+    for (const query of [
+      (tx: postgres.TransactionSql) => tx`select ${"a\u0000b"}::text`,
+      (tx: postgres.TransactionSql) => tx`select ${"99999999999999999999"}::int`,
+      (tx: postgres.TransactionSql) => tx`select ${"not-a-uuid"}::uuid`,
+    ]) {
+      const thrown = await server.asService(query).then((r) => r, (e: unknown) => e);
+      expect(thrown, String(query)).toBeInstanceOf(Response);
+      expect((thrown as Response).status).toBe(400);
+    }
+    await expect(server.asService((tx) => tx`select 1/0`)).rejects.toThrow(/division by zero/);
   });
 });
