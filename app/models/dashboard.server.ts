@@ -44,6 +44,35 @@ export interface Dashboard {
   privateCompetitions: PrivateCompetition[];
 }
 
+interface UpcomingRow extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility"> {
+  player_count: number;
+  registration_deadline: Date | string | null;
+}
+
+interface RegisteredRow {
+  competition_id: string;
+  competition: string;
+  competition_type: RegisteredCompetition["type"];
+  competition_status: RegisteredCompetition["competitionStatus"];
+  membership_status: RegisteredCompetition["membershipStatus"];
+  rank: number | null;
+  wins: number;
+  draws: number;
+  losses: number;
+  goals_for: number;
+  goals_against: number;
+  points: number;
+  current_selection: string | null;
+  selection_status: RegisteredCompetition["selectionStatus"];
+  selection_deadline: Date | string | null;
+}
+
+interface PrivateRow extends Pick<PrivateCompetition, "id" | "name" | "status"> {
+  player_count: number;
+  registration_status: PrivateCompetition["registrationStatus"];
+  registration_key: string | null;
+}
+
 const UPCOMING_LIMIT = 12;
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
@@ -54,21 +83,21 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   return db.asUser(userId, async (tx) => {
     const [upcoming, registered, privates] = await Promise.all([
-      tx`
+      tx<UpcomingRow[]>`
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
           from public.competitions c
          where c.registration_status = 'open' and c.type <> 'scout' and c.status = 'active'
          order by c.start_date, c.first_kickoff_time nulls last, c.name
          limit ${UPCOMING_LIMIT}`,
-      tx`
+      tx<RegisteredRow[]>`
         select competition_id, competition, competition_type, competition_status, membership_status, rank,
                wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,
                selection_deadline
           from public.user_competition_stats_view
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
-      tx`
+      tx<PrivateRow[]>`
         select c.id, c.name, c.player_count, c.status, c.registration_status,
                public.competition_registration_key(c.id) as registration_key
           from public.competitions c
@@ -82,7 +111,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         type: r.type,
         league: r.league,
         visibility: r.visibility,
-        playerCount: r.player_count ?? 0,
+        playerCount: r.player_count,
         registrationDeadline: iso(r.registration_deadline),
       })),
       registered: registered.map((r) => ({
@@ -92,12 +121,12 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         competitionStatus: r.competition_status,
         membershipStatus: r.membership_status,
         rank: r.rank,
-        wins: r.wins ?? 0,
-        draws: r.draws ?? 0,
-        losses: r.losses ?? 0,
-        goalsFor: r.goals_for ?? 0,
-        goalsAgainst: r.goals_against ?? 0,
-        points: r.points ?? 0,
+        wins: r.wins,
+        draws: r.draws,
+        losses: r.losses,
+        goalsFor: r.goals_for,
+        goalsAgainst: r.goals_against,
+        points: r.points,
         currentSelection: r.current_selection,
         selectionStatus: r.selection_status,
         selectionDeadline: iso(r.selection_deadline),
@@ -105,7 +134,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
       privateCompetitions: privates.map((r) => ({
         id: r.id,
         name: r.name,
-        playerCount: r.player_count ?? 0,
+        playerCount: r.player_count,
         status: r.status,
         registrationStatus: r.registration_status,
         registrationKey: r.registration_key,

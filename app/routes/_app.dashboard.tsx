@@ -50,7 +50,7 @@ const dash = "–";
 
 export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();
-  const registered = data.registered as Row[];
+  const registered = data.registered;
   return (
     <div className="container dashboard">
       <header className="page-header">

@@ -1,5 +1,5 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import type { ActionFunctionArgs, AppLoadContext, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { CompetitionErrorBoundary, competitionNotFound } from "~/components/CompetitionNotFound";
 import { z } from "zod";
@@ -16,6 +16,8 @@ import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
+import { usePending } from "~/components/usePending";
+import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
@@ -50,23 +52,29 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const SelectSchema = z.object({
-  intent: z.literal("select"),
-  team: z.string().trim().min(1).max(60),
-});
+const SelectSchema = z.object({ team: z.string().trim().min(1).max(60) });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
   if (!isUuid(params.competitionId)) competitionNotFound();
-  const id = params.competitionId;
-  const here = `/select-team/${id}`;
-  const form = await request.formData();
-  const parsed = SelectSchema.safeParse({ intent: form.get("intent"), team: form.get("team") ?? "" });
-  if (!parsed.success) return data({ message: "Failed to save team selection." }, { status: 400 });
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case "select":
+      return select(context, user.id, params.competitionId, form);
+    default:
+      return unknownIntent();
+  }
+}
+
+/** Saves the player's pick for the current match day; the database decides whether it is allowed. */
+async function select(context: AppLoadContext, userId: string, competitionId: string, form: FormData) {
+  const here = `/select-team/${competitionId}`;
+  const parsed = parseForm(form, SelectSchema);
+  if (!parsed.ok) return invalid(parsed.errors, "Failed to save team selection.");
 
   let code: string;
   try {
-    code = await saveTeamSelection(context.db, user.id, id, parsed.data.team);
+    code = await saveTeamSelection(context.db, userId, competitionId, parsed.data.team);
   } catch (error) {
     // Never a stack trace: the player gets the error toast and can try again.
     console.error("save_team_selection failed:", (error as Error)?.message ?? error);
@@ -84,14 +92,13 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function TeamSelectionPage() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as { message?: string } | undefined;
-  const navigation = useNavigation();
   const navigate = useNavigate();
   const [pending, setPending] = useState<string | null>(null);
   // Fresh loader data (after the save's redirect, the "reload") closes the dialog.
   useEffect(() => setPending(null), [d]);
   const here = `/select-team/${d.competition.id}`;
   const confirmTeam = pending ?? d.confirmTeam;
-  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "select";
+  const saving = usePending("select");
 
   const cancel = () => {
     setPending(null);

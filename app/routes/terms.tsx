@@ -1,6 +1,7 @@
 /** Terms and Conditions: a public static page. */
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
+import { HowToPlay } from "~/components/HowToPlay";
 import { LegalPage, legalPageMeta } from "~/components/LegalPage";
 
 const TITLE = "Terms and Conditions";
@@ -39,14 +40,7 @@ export default function TermsRoute() {
       <section aria-labelledby="terms-games">
         <h2 id="terms-games">2. The games</h2>
         <ul>
-          <li>
-            In knockout and season competitions you pick one team to win each match day. In Scout you predict
-            scores. The rules for each game are shown in the app, and the Scout rules are on the Scout page.
-          </li>
-          <li>
-            Selections and predictions close one hour before the first kickoff of the match day. A selection
-            that was not saved before the deadline does not count, whatever the reason.
-          </li>
+          <HowToPlay variant="terms" />
           <li>
             Match results are the scores after 90 minutes (extra time and penalties are not counted).{" "}
             <strong>Results as entered by FootyCoach admins are final</strong> and all standings, eliminations

@@ -1,0 +1,83 @@
+import { Form, Link } from "@remix-run/react";
+import { Field } from "~/components/Field";
+import { usePending } from "~/components/usePending";
+import { trackEvent } from "~/lib/analytics.client";
+import { capitalise } from "~/lib/capitalise";
+import type { CompetitionInfo } from "~/models/competition-rows.server";
+
+interface Props {
+  competition: CompetitionInfo;
+  currentSelection: string | null;
+  isMember: boolean;
+  closed: boolean;
+  eliminated: boolean;
+  canRegister: boolean;
+  canUnregister: boolean;
+  canSelect: boolean;
+  /** The register or unregister form's refusal, if the last post was one. */
+  error: string | null;
+}
+
+/** The Overview tab: the competition's state and the player's actions (register, unregister, pick a team). */
+export function OverviewPanel({ competition: c, currentSelection, isMember, closed, eliminated, canRegister, canUnregister, canSelect, error }: Props) {
+  const registering = usePending("register");
+  const unregistering = usePending("unregister");
+  return (
+    <>
+      <dl className="kv">
+        <dt>Created By</dt>
+        <dd>{c.createdByUsername ?? "--"}</dd>
+        <dt>Current Match Day</dt>
+        <dd>{c.currentMatchDay}</dd>
+        <dt>Status</dt>
+        <dd>{capitalise(c.status)}</dd>
+        <dt>Registration</dt>
+        <dd>{capitalise(c.registrationStatus)}</dd>
+        <dt>Current Selection</dt>
+        <dd data-testid="current-selection">{currentSelection ?? "--"}</dd>
+      </dl>
+      <div className="actions overview-actions">
+        {canRegister ? (
+          <Form
+            method="post"
+            className="register-form"
+            onSubmit={() =>
+              trackEvent(c.visibility === "private" ? "private_join_attempt" : "competition_register", { competition_id: c.id })
+            }
+          >
+            <input type="hidden" name="intent" value="register" />
+            {c.visibility === "private" ? (
+              <Field label="Registration Key" name="registrationKey" autoComplete="off" required maxLength={50} />
+            ) : null}
+            <button className="btn btn-primary" type="submit" disabled={registering}>
+              {registering ? "Registering..." : "Register"}
+            </button>
+          </Form>
+        ) : null}
+        {canUnregister ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="unregister" />
+            <button className="btn btn-danger" type="submit" disabled={unregistering}>
+              {unregistering ? "Unregistering..." : "Unregister"}
+            </button>
+          </Form>
+        ) : null}
+        {canSelect ? (
+          <Link className="btn btn-primary" to={`/select-team/${c.id}`}>
+            {currentSelection ? "Edit Team" : "Select Team"}
+          </Link>
+        ) : null}
+        {eliminated ? (
+          <span className="badge badge-danger">Eliminated</span>
+        ) : isMember && closed ? (
+          <span className="badge badge-muted">Selection Closed</span>
+        ) : null}
+      </div>
+      {error ? (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      ) : null}
+    </>
+  );
+}
