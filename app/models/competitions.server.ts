@@ -1,10 +1,7 @@
 import postgres from "postgres";
-import { z } from "zod";
 import type { Db, Tx } from "~/db.server";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
-import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { isUuid } from "~/lib/ids";
-import { startDateField } from "~/lib/validation";
 
 /*
  * Competitions list, My Competitions, joining / unregistering and private competition creation.
@@ -292,63 +289,17 @@ export function unregisterCompetition(db: Db, userId: string, competitionId: str
     tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`);
 }
 
-/** The toast of a code (or a result): its message from the table, a failure after the action's prefix. */
-function toastOf<C extends string>(codeOrResult: C | CodeResult<C>, messages: Record<C, Toastish>, failurePrefix: string): Toastish {
-  const result = typeof codeOrResult === "string" ? { code: codeOrResult } : codeOrResult;
-  if ("message" in result) return { type: "error", message: `${failurePrefix}: ${result.message}` };
-  return { ...messages[result.code] };
-}
-
-// The one home of the join and unregister messages (spec part 1 §8); no_username is handled by a redirect instead.
-const JOIN_MESSAGES: Record<JoinCode, Toastish> = {
-  joined: { type: "success", message: "Successfully joined competition!" },
-  already_joined: { type: "info", message: "You have already joined this competition!" },
-  invalid_key: { type: "error", message: "Invalid registration key. Please check and try again." },
-  registration_closed: { type: "error", message: "Failed to join competition: Registration is closed." },
-  not_found: { type: "error", message: "Competition not found" },
-  not_signed_in: { type: "info", message: "Please log in first!" },
-  no_username: { type: "info", message: "Please complete your profile first." },
-};
-
-const UNREGISTER_MESSAGES: Record<UnregisterCode, Toastish> = {
-  unregistered: { type: "success", message: "You have been unregistered." },
-  registration_closed: { type: "error", message: "Failed to unregister: Registration is closed." },
-  not_registered: { type: "error", message: "Failed to unregister: You are not registered for this competition." },
-  not_signed_in: { type: "info", message: "You must be logged in." },
-};
-
-export const joinMessage = (codeOrResult: JoinCode | JoinResult) => toastOf(codeOrResult, JOIN_MESSAGES, "Failed to join competition");
-
-export const unregisterMessage = (codeOrResult: UnregisterCode | UnregisterResult) =>
-  toastOf(codeOrResult, UNREGISTER_MESSAGES, "Failed to unregister");
-
 // ---------- private competition creation ----------
 
-const REQUIRED = "Please fill in all required fields.";
-const MATCH_DAY = "Start Match Day must be a positive whole number.";
-
-/** The creation form (section 5); `today` is the player's calendar date (YYYY-MM-DD). */
-export function createPrivateSchema(today: string, isAdmin: boolean) {
-  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
-  return z
-    .object({
-      name: required.max(100, "Competition name must be at most 100 characters."),
-      type: isAdmin ? z.enum(["knockout", "season"], { error: REQUIRED }) : z.any(),
-      league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
-      season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
-      startDate: startDateField(today),
-      startMatchDay: required.regex(/^\d+$/, MATCH_DAY).transform(Number).refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
-    })
-    .transform((v) => ({
-      name: v.name,
-      type: isAdmin ? (v.type as string) : PLAYER_CREATE_DEFAULTS.type,
-      league: isAdmin ? (v.league as string) : PLAYER_CREATE_DEFAULTS.league,
-      season: isAdmin ? (v.season as string) : PLAYER_CREATE_DEFAULTS.season,
-      startDate: v.startDate,
-      startMatchDay: v.startMatchDay,
-    }));
+/** A validated creation form (the schema lives with its route, app/routes/_app.competitions.tsx). */
+export interface CreatePrivateInput {
+  name: string;
+  type: string;
+  league: string;
+  season: string;
+  startDate: string;
+  startMatchDay: number;
 }
-export type CreatePrivateInput = z.output<ReturnType<typeof createPrivateSchema>>;
 
 export type CreateResult =
   | { ok: true; id: string; name: string; registrationKey: string }

@@ -31,7 +31,8 @@ import {
   setSelectionMessage,
   type SetSelectionCode,
 } from "~/models/competition-detail.server";
-import { joinCompetition, joinMessage, unregisterCompetition, unregisterMessage } from "~/models/competitions.server";
+import { joinMessage, unregisterMessage } from "~/lib/membership-messages";
+import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
 import { formatKickoff, groupFixtures, safeTimeZone } from "~/models/selections.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";

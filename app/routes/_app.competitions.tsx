@@ -9,8 +9,10 @@ import { Pager, pageFrom } from "~/components/Pager";
 import { RegistrationKeyDialog, type JoinActionData } from "~/components/RegistrationKeyDialog";
 import { LIST_FILTER_FIELDS, listFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
-import { todayIn } from "~/lib/validation";
-import { createPrivateCompetition, createPrivateSchema, joinCompetition, joinMessage, listCompetitions } from "~/models/competitions.server";
+import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
+import { joinMessage } from "~/lib/membership-messages";
+import { startDateField, todayIn } from "~/lib/validation";
+import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { requireUser } from "~/session.server";
@@ -57,6 +59,34 @@ const JoinSchema = z.object({
   competitionId: z.uuid(),
   registrationKey: z.string().max(100).optional(),
 });
+
+// ---------- private competition creation form ----------
+
+const REQUIRED = "Please fill in all required fields.";
+const MATCH_DAY = "Start Match Day must be a positive whole number.";
+
+/** The creation form (section 5); `today` is the player's calendar date (YYYY-MM-DD). */
+function createPrivateSchema(today: string, isAdmin: boolean) {
+  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
+  return z
+    .object({
+      name: required.max(100, "Competition name must be at most 100 characters."),
+      type: isAdmin ? z.enum(["knockout", "season"], { error: REQUIRED }) : z.any(),
+      league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
+      season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
+      startDate: startDateField(today),
+      startMatchDay: required.regex(/^\d+$/, MATCH_DAY).transform(Number).refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
+    })
+    .transform((v) => ({
+      name: v.name,
+      type: isAdmin ? (v.type as string) : PLAYER_CREATE_DEFAULTS.type,
+      league: isAdmin ? (v.league as string) : PLAYER_CREATE_DEFAULTS.league,
+      season: isAdmin ? (v.season as string) : PLAYER_CREATE_DEFAULTS.season,
+      startDate: v.startDate,
+      startMatchDay: v.startMatchDay,
+    }));
+}
+
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
