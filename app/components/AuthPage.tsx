@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { usePending } from "~/components/usePending";
 import { Field, FormError } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/account-fields";
 
@@ -35,7 +36,7 @@ export function AuthForm({
   pendingLabel: string;
   children: ReactNode;
 }) {
-  const busy = useNavigation().state !== "idle";
+  const busy = usePending();
   return (
     <>
       <FormError message={message} />

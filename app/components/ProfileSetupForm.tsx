@@ -1,5 +1,6 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { usePending } from "~/components/usePending";
 import { Field, FormError } from "./Field";
 import { GENDERS, SELF_DESCRIBE_MAX } from "~/lib/profile-fields";
 
@@ -21,8 +22,7 @@ interface Props {
 }
 
 export function ProfileSetupForm({ defaults, errors = {}, message, inline = false, redirectTo, firstTime }: Props) {
-  const navigation = useNavigation();
-  const saving = navigation.state === "submitting" && navigation.formAction?.startsWith("/setup-profile");
+  const saving = usePending("save-profile");
   const [gender, setGender] = useState(defaults?.gender ?? "");
   const [selfDescribe, setSelfDescribe] = useState(defaults?.genderSelfDescribe ?? "");
   const [timeZone, setTimeZone] = useState("");
@@ -41,6 +41,7 @@ export function ProfileSetupForm({ defaults, errors = {}, message, inline = fals
       <h1 id="profile-setup-title">{inline ? "Complete your profile" : "Profile Setup"}</h1>
       <FormError message={message} />
       <Form method="post" action="/setup-profile" noValidate>
+        <input type="hidden" name="intent" value="save-profile" />
         <input type="hidden" name="timeZone" value={timeZone} />
         {inline ? <input type="hidden" name="inline" value="1" /> : null}
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}

@@ -1,5 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData} from "@remix-run/react";
+import { usePending } from "~/components/usePending";
 import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
@@ -35,7 +36,7 @@ function genderLabel(gender: string, selfDescribe: string | null) {
 
 export default function ProfilePage() {
   const { profile, email } = useLoaderData<typeof loader>();
-  const busy = useNavigation().state !== "idle";
+  const busy = usePending("notifications");
   const { consent, setConsent } = useAnalyticsConsent();
 
   if (!profile) {
