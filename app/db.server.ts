@@ -1,18 +1,55 @@
 import postgres from "postgres";
+import type { SessionUser } from "./context";
+import { BadSqlValue, SqlFragment, SqlIdentifier, render, renderNumbered } from "./lib/sql-inline";
 
 export type Sql = postgres.Sql;
-export type Tx = postgres.TransactionSql;
+/** The server path's transaction (postgres.js, extended protocol, parameters). */
+export type ServiceTx = postgres.TransactionSql;
+
+/** A statement of the player path: awaiting it runs it; embedding it in another statement adds its text. */
+export class InlineQuery<T> extends SqlFragment implements PromiseLike<T> {
+  private promise: Promise<T> | undefined;
+  constructor(text: string, private readonly exec: (text: string) => Promise<T>) {
+    super(text);
+  }
+  then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    this.promise ??= this.exec(this.text);
+    return this.promise.then(onfulfilled, onrejected);
+  }
+}
+
+type Rows<T> = T & { count: number };
+
+/**
+ * The player path's statement builder, shaped like postgres.js's tag: values are written in as literals
+ * (app/lib/sql-inline.ts) so statements pipeline (decision 011).
+ */
+export interface Tx {
+  <T extends readonly object[] = postgres.Row[]>(strings: TemplateStringsArray, ...values: unknown[]): InlineQuery<Rows<T>>;
+  (identifier: string): SqlIdentifier;
+  unsafe<T extends readonly object[] = postgres.Row[]>(text: string, params?: readonly unknown[]): InlineQuery<Rows<T>>;
+}
 
 export interface Db {
   /** The clock every query in this request runs under (SQL rules read it through app_now()). */
   readonly now: Date;
-  /** A player's request: row-level security applies as `authenticated` with auth.uid() = userId. */
-  asUser<T>(userId: string, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * The request's session check: opens the request's transaction with the session token's hash, which a
+   * security-definer function validates (and, when valid, makes the transaction's identity). Null when the
+   * session is unknown or expired. Asked once per request; later calls get the same answer.
+   */
+  authenticate(sessionHash: string | null): Promise<SessionUser | null>;
+  /**
+   * A player's statements, in the request's transaction, under row-level security as `authenticated` with
+   * auth.uid() = the session's user. `userId` must be that user (checked); the statements are sent at once
+   * and share network round trips with the session check and with each other.
+   */
+  asUser<T>(userId: string, fn: (tx: Tx) => PromiseLike<T>): Promise<T>;
   /**
    * The server's own path (accounts, sessions, mail, scheduler). It runs as the table owner and so is
    * not limited by RLS: only server modules that check the caller themselves may use it.
    */
-  asService<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  asService<T>(fn: (tx: ServiceTx) => Promise<T>): Promise<T>;
   /**
    * One statement on the server path without a transaction (one round trip), for lookups such as the
    * session check. Pass the request clock explicitly: app_now() is not set here.
@@ -20,6 +57,11 @@ export interface Db {
   service<T>(fn: (sql: Sql) => Promise<T>): Promise<T>;
   /** Number of statements sent to the database so far in this request (for tests and Server-Timing). */
   statementCount(): number;
+  /**
+   * Ends the request's transaction (COMMIT, or ROLLBACK when a statement failed) and frees its connection.
+   * The Worker awaits it before answering a write; after a read it may run once the answer is sent.
+   */
+  finish(): Promise<void>;
 }
 
 /**
@@ -43,7 +85,7 @@ const UNAVAILABLE_STATES = /^(08|53|57P)/;
 const BAD_INPUT_STATES = new Set(["22001", "22003", "22007", "22008", "22021", "22025", "22P02", "22P05"]);
 
 function isBadInput(error: unknown): boolean {
-  return error instanceof postgres.PostgresError && BAD_INPUT_STATES.has(error.code);
+  return (error instanceof postgres.PostgresError && BAD_INPUT_STATES.has(error.code)) || error instanceof BadSqlValue;
 }
 
 function badInput(error: unknown): Response {
@@ -63,7 +105,7 @@ export function isUnavailable(error: unknown): boolean {
  * the fragments (a tagged template embedded in another one, as the list filters build their WHERE clauses).
  * postgres.js's own `debug` hook would count them too, but it makes every query capture a stack trace.
  */
-function counting<T extends Sql | Tx>(client: T, counter: { statements: number }): T {
+function counting<T extends Sql | ServiceTx>(client: T, counter: { statements: number }): T {
   const made = new WeakSet<object>();
   return new Proxy(client, {
     apply(target, thisArg, args) {
@@ -86,9 +128,25 @@ function counting<T extends Sql | Tx>(client: T, counter: { statements: number }
   });
 }
 
+/** The database error turned into what the request answers (503 when unavailable, 400 for bad input). */
+function mapped(error: unknown): unknown {
+  if (error instanceof Response) return error;
+  if (isUnavailable(error)) return unavailable(error);
+  if (isBadInput(error)) return badInput(error);
+  return error;
+}
+
+const SESSION_COLUMNS = `u.id, u.email, u.username, u.role, u.time_zone as "timeZone", u.analytics_consent as "analyticsConsent",
+       u.session_id as "sessionId"`;
+
 /**
  * One client per request (a module-level client breaks on Workers: sockets may not outlive a request).
  * Through Hyperdrive the pooling happens outside the Worker.
+ *
+ * The player path runs in one transaction per request on one reserved connection: BEGIN, the clock, the
+ * session check (which sets the identity) and the role go out together, and every player statement of every
+ * loader follows on the same connection without waiting for the ones before it. The server path (accounts,
+ * sessions, mail) keeps its own short transactions on a second connection.
  */
 export function createDb(connectionString: string, now: Date, opts: { serializeStatements?: boolean } = {}): Db {
   const counter = { statements: 0 };
@@ -100,51 +158,172 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     idle_timeout: 5,
     onnotice: () => {},
   });
+  const iso = now.toISOString();
 
-  async function run<T>(setup: (tx: Tx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // ---------- the player path: the request's transaction ----------
+  // A client of its own with one connection: every statement of the request's transaction goes down the
+  // same connection, in the order it was issued. (postgres.js's reserve() never resolves on a fresh
+  // connection when fetch_types is off, so it is not used.)
+  const player = postgres(connectionString, {
+    max: 1,
+    fetch_types: false,
+    prepare: false,
+    connect_timeout: 5,
+    idle_timeout: 5,
+    onnotice: () => {},
+  });
+  type Pending = { text: string; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
+  let queue: Pending[] = [];
+  let flushing: ReturnType<typeof setTimeout> | undefined;
+  let begun = false;
+  let inFlight: Promise<unknown>[] = [];
+  let session: Promise<SessionUser | null> | undefined;
+  let failed = false;
+  let finished = false;
+
+  const isRead = (text: string) => /^\s*(select|with)\b/i.test(text);
+
+  /** Statements of one tick go out together; reads share one simple-query message (one round trip). */
+  function flush() {
+    flushing = undefined;
+    const items = queue;
+    queue = [];
+    let group: Pending[] = [];
+    const sendGroup = () => {
+      if (group.length === 0) return;
+      const members = group;
+      group = [];
+      // The first message opens the transaction: BEGIN has no result set of its own, so every member's
+      // result set follows it in order.
+      const prefix = begun ? "" : "begin;\n";
+      begun = true;
+      const text = prefix + members.map((m) => m.text).join(";\n");
+      const done = player
+        .unsafe(text)
+        .execute()
+        .then((result: unknown) => {
+          const sets = result as unknown[];
+          const list = members.length === 1 && !prefix ? [sets] : (sets as unknown[][]).slice(prefix ? sets.length - members.length : 0);
+          if (list.length !== members.length) throw new Error("Result sets do not match the statements sent.");
+          members.forEach((m, i) => m.resolve(list[i]));
+        })
+        .catch((error: unknown) => {
+          failed = true;
+          for (const m of members) m.reject(error);
+        });
+      inFlight.push(done);
+    };
+    for (const item of items) {
+      if (isRead(item.text)) {
+        group.push(item);
+        continue;
+      }
+      sendGroup();
+      group.push(item);
+      sendGroup();
+    }
+    sendGroup();
+  }
+
+  function send<T>(text: string): Promise<T> {
+    if (finished) return Promise.reject(new Error("The request's transaction has ended."));
+    counter.statements++;
+    return new Promise<T>((resolve, reject) => {
+      queue.push({ text, resolve: resolve as (rows: unknown) => void, reject });
+      flushing ??= setTimeout(flush, 0);
+    }).catch((error: unknown) => {
+      throw mapped(error);
+    });
+  }
+
+  function authenticate(sessionHash: string | null): Promise<SessionUser | null> {
+    session ??= (async () => {
+      void send(render(["select set_config('app.now', ", ", true)"], [iso]));
+      // Always exactly one row (the left join), so the role is always set: 'anon' unless the session is valid.
+      const rows = await send<(SessionUser & { role: SessionUser["role"] | null })[]>(
+        render(
+          [
+            `select ${SESSION_COLUMNS},
+       set_config('role', case when u.id is null then 'anon' else 'authenticated' end, true) as "_role"
+  from (select 1) one left join private.authenticate(`,
+            ") u on true",
+          ],
+          [sessionHash ?? ""],
+        ),
+      );
+      const row = rows[0];
+      if (!row?.id) return null;
+      const { id, email, username, role, timeZone, analyticsConsent, sessionId } = row;
+      return { id, email, username, role: role ?? "player", timeZone, analyticsConsent, sessionId };
+    })();
+    return session;
+  }
+
+  const tx = Object.assign(
+    (first: TemplateStringsArray | string, ...values: unknown[]) =>
+      typeof first === "string" ? new SqlIdentifier(first) : new InlineQuery(render(first, values), send),
+    { unsafe: (text: string, params: readonly unknown[] = []) => new InlineQuery(renderNumbered(text, params), send) },
+  ) as unknown as Tx;
+
+  // ---------- the server path ----------
+  async function run<T>(setup: (tx: ServiceTx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: ServiceTx) => Promise<T>): Promise<T> {
     try {
       counter.statements += 2; // BEGIN and COMMIT
       return (await sql.begin(async (rawTx) => {
-        const tx = counting(rawTx, counter);
-        // postgres.js sends a query only once it is awaited or executed: execute() puts the identity
-        // statement on the wire first, pipelined ahead of the caller's queries on the same connection.
-        const ready = setup(tx).execute();
-        const result = fn(tx);
+        const stx = counting(rawTx, counter);
+        const ready = setup(stx).execute();
+        const result = fn(stx);
         await ready;
         return result;
       })) as T;
     } catch (error) {
-      if (isUnavailable(error)) throw unavailable(error);
-      if (isBadInput(error)) throw badInput(error);
-      throw error;
+      throw mapped(error);
     }
   }
 
-  const iso = now.toISOString();
   return {
     now,
-    asUser(userId, fn) {
-      const claims = JSON.stringify({ sub: userId, role: "authenticated" });
-      return run(
-        (tx) => tx`select set_config('request.jwt.claims', ${claims}, true), set_config('app.now', ${iso}, true), set_config('role', 'authenticated', true)`,
-        fn,
-      );
+    authenticate,
+    async asUser(userId, fn) {
+      if (!session) throw new Error("asUser before the session check: call context.user() first.");
+      // The statements go out now, next to the session check; the result counts only if the session
+      // is this user's (else the caller's login redirect, and nothing read is used).
+      const result = new Promise<T>((resolve) => resolve(fn(tx)));
+      const [user, value] = await Promise.allSettled([session, result]);
+      if (user.status === "rejected") throw user.reason;
+      if (user.value?.id !== userId) throw new Error("asUser for a user other than the session's.");
+      if (value.status === "rejected") throw mapped(value.reason);
+      return value.value;
     },
     asService(fn) {
-      return run((tx) => tx`select set_config('app.now', ${iso}, true)`, fn);
+      return run((stx) => stx`select set_config('app.now', ${iso}, true)`, fn);
     },
     async service(fn) {
       // The embedded database (PGlite behind pglite-socket) runs every connection in one session, so
       // statements from concurrent connections may interleave unless each sits in a transaction.
-      if (opts.serializeStatements) return run((tx) => tx`select 1`, (tx) => fn(tx as unknown as Sql));
+      if (opts.serializeStatements) return run((stx) => stx`select 1`, (stx) => fn(stx as unknown as Sql));
       try {
         return await fn(counting(sql, counter));
       } catch (error) {
-        if (isUnavailable(error)) throw unavailable(error);
-        if (isBadInput(error)) throw badInput(error);
-        throw error;
+        throw mapped(error);
       }
     },
     statementCount: () => counter.statements,
+    async finish() {
+      if (finished) return;
+      if (flushing) {
+        clearTimeout(flushing);
+        flush();
+      }
+      await Promise.all(inFlight);
+      finished = true;
+      if (!begun) return;
+      try {
+        counter.statements++;
+        await player.unsafe(failed ? "rollback" : "commit").execute();
+      } catch (error) {
+        console.error("ending the request transaction failed:", (error as Error)?.message ?? error);
+      }
+    },
   };
 }

@@ -26,21 +26,13 @@ async function readToken(request: Request, env: Env): Promise<string | null> {
   return typeof value === "string" && value.length >= 32 ? value : null;
 }
 
-/** Looks the session up (one statement, joined with the profile) and returns the signed-in user or null. */
+/**
+ * The signed-in user or null: the session token's hash goes to the database as the first statement of the
+ * request's transaction (Db.authenticate), which validates it and sets the request's identity.
+ */
 export async function lookupSessionUser(request: Request, env: Env, db: Db): Promise<SessionUser | null> {
   const token = await readToken(request, env);
-  if (!token) return null;
-  const id = await sha256Hex(token);
-  const rows = await db.service(
-    (sql) => sql<SessionUser[]>`
-      select a.id, a.email, p.username, coalesce(p.role, 'player') as role, p.time_zone as "timeZone",
-             p.analytics_consent as "analyticsConsent", s.id as "sessionId"
-        from account.sessions s
-        join account.accounts a on a.id = s.user_id
-        left join public.profiles p on p.id = a.id
-       where s.id = ${id} and s.expires_at > ${db.now.toISOString()}`,
-  );
-  return rows[0] ?? null;
+  return db.authenticate(token ? await sha256Hex(token) : null);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "~/db.server";
+import type { Db, ServiceTx as Tx } from "~/db.server";
 import { randomToken, sha256Hex } from "~/lib/crypto";
 
 /** Failures allowed per key (account, client address) inside the window before answering 429. */

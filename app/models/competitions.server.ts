@@ -266,7 +266,7 @@ async function callCodeFunction<C extends string>(
   db: Db,
   userId: string,
   name: string,
-  query: (tx: Tx) => Promise<{ code: C }[]>,
+  query: (tx: Tx) => PromiseLike<{ code: C }[]>,
 ): Promise<CodeResult<C>> {
   try {
     const rows = await db.asUser(userId, query);

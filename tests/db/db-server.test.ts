@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type postgres from "postgres";
-import { createDb } from "~/db.server";
+import { createDb, type Tx } from "~/db.server";
 import { useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -24,9 +24,26 @@ afterAll(async () => {
   await db?.close();
 });
 
+import { createHash } from "node:crypto";
+
+/** A session row for the user (as login would write it) and its hash, the cookie token's SHA-256. */
+async function sessionOf(userId: string, expires = new Date("2099-01-01T00:00:00Z")): Promise<string> {
+  const hash = createHash("sha256").update(`token-${userId}-${Math.random()}`).digest("hex");
+  await db.sql`insert into account.sessions (id, user_id, created_at, expires_at) values (${hash}, ${userId}, '2020-01-01', ${expires})`;
+  return hash;
+}
+
+/** A request's Db signed in as the user. */
+async function signedIn(userId: string, now = new Date()) {
+  const server = createDb(db.url, now);
+  const user = await server.authenticate(await sessionOf(userId));
+  expect(user?.id).toBe(userId);
+  return server;
+}
+
 describe("createDb", () => {
-  it("asUser runs the callback's first awaited query as the player, under RLS", async () => {
-    const server = createDb(db.url, new Date("2030-01-01T00:00:00Z"));
+  it("asUser runs every statement as the session's player, under RLS, with the request clock", async () => {
+    const server = await signedIn(alice, new Date("2030-01-01T00:00:00Z"));
     const seen = await server.asUser(alice, async (tx) => {
       const [who] = await tx`select auth.uid() as uid, current_user as role, public.app_now() as now`;
       const others = await tx`select id from public.profiles where id = ${bob}`;
@@ -36,6 +53,51 @@ describe("createDb", () => {
     expect(seen.who.role).toBe("authenticated");
     expect(new Date(seen.who.now).toISOString()).toBe("2030-01-01T00:00:00.000Z");
     expect(seen.others).toBe(0);
+    await server.finish();
+  });
+
+  it("an unknown or expired session is no user: statements run as anon and asUser refuses the result", async () => {
+    const expired = await sessionOf(alice, new Date("2021-01-01T00:00:00Z"));
+    for (const hash of [expired, "f".repeat(64), null]) {
+      const server = createDb(db.url, new Date("2025-01-01T00:00:00Z"));
+      expect(await server.authenticate(hash)).toBeNull();
+      await expect(server.asUser(alice, (tx) => tx`select 1`)).rejects.toThrow(/other than the session/);
+      await server.finish();
+    }
+  });
+
+  it("a session's user cannot act as another player", async () => {
+    const server = await signedIn(alice);
+    await expect(server.asUser(bob, (tx) => tx`select 1`)).rejects.toThrow(/other than the session/);
+    await server.finish();
+  });
+
+  it("writes are committed by finish, and rolled back when a statement failed", async () => {
+    const ok = await signedIn(alice);
+    await ok.asUser(alice, (tx) => tx`update public.profiles set time_zone = 'Europe/Paris' where id = ${alice}`);
+    await ok.finish();
+    expect((await db.sql`select time_zone from public.profiles where id = ${alice}`)[0].time_zone).toBe("Europe/Paris");
+
+    const bad = await signedIn(alice);
+    await bad.asUser(alice, (tx) => tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`);
+    await expect(bad.asUser(alice, (tx) => tx`select 1/0`)).rejects.toThrow(/division by zero/);
+    await bad.finish();
+    expect((await db.sql`select time_zone from public.profiles where id = ${alice}`)[0].time_zone).toBe("Europe/Paris");
+  });
+
+  it("values written in as literals come back exactly as sent", async () => {
+    const server = await signedIn(alice);
+    const texts = ["plain", "it's", "back\\slash \\' quote", "$$ dollar $tag$", "-- comment /* x */", "line\nbreak\ttab",
+      "ünïcødé 😀 日本", "' or 1=1 --", "E'\\x00'", "\\", "'", "''"];
+    for (const text of texts) {
+      const [row] = await server.asUser(alice, (tx) => tx`select ${text}::text as t, ${42}::int as n, ${true} as b, ${null}::text as z`);
+      expect(row).toEqual({ t: text, n: 42, b: true, z: null });
+    }
+    const when = new Date("2026-11-23T12:34:56.789Z");
+    const [row] = await server.asUser(alice, (tx) => tx`select ${when} as at, ${"a"} || ${"b"} as ab`);
+    expect(new Date(row.at).toISOString()).toBe(when.toISOString());
+    expect(row.ab).toBe("ab");
+    await server.finish();
   });
 
   it("asService sets the request clock before the first query", async () => {
@@ -45,23 +107,26 @@ describe("createDb", () => {
   });
 
   it("counts the statements it sends", async () => {
-    const server = createDb(db.url, new Date());
+    const server = await signedIn(alice);
     await server.asUser(alice, async (tx) => Promise.all([tx`select 1`, tx`select 2`]));
-    // BEGIN, then the identity statement and two queries (pipelined), then COMMIT.
+    // The clock and the session check, then two queries (BEGIN rides in the first message); COMMIT at finish.
+    expect(server.statementCount()).toBe(4);
+    await server.finish();
     expect(server.statementCount()).toBe(5);
   });
 
   it("counts a query built from fragments once, and unsafe statements too", async () => {
-    const server = createDb(db.url, new Date());
+    const server = await signedIn(alice);
     const type = "season";
     const rows = await server.asUser(alice, async (tx) =>
       tx`select 1 as one where true ${type ? tx`and ${type} = 'season'` : tx``} ${tx`and 2 = 2`}`,
     );
     expect(rows).toHaveLength(1);
-    // BEGIN, the identity statement, the one query (its two fragments are not statements), COMMIT.
-    expect(server.statementCount()).toBe(4);
+    // The clock, the session check, the one query (its two fragments are not statements).
+    expect(server.statementCount()).toBe(3);
     await server.service((sql) => sql.unsafe("select 1"));
-    expect(server.statementCount()).toBe(5);
+    expect(server.statementCount()).toBe(4);
+    await server.finish();
   });
 
   it("rolls the whole transaction back when a query fails", async () => {
@@ -75,7 +140,7 @@ describe("createDb", () => {
     const [row] = await db.sql`select time_zone from public.profiles where id = ${alice}`;
     expect(row.time_zone).not.toBe("Asia/Tokyo");
     // The client is still usable afterwards.
-    expect(await server.asUser(alice, async (tx) => (await tx`select auth.uid() as uid`)[0].uid)).toBe(alice);
+    expect(await server.asService(async (tx) => (await tx`select 1 as one`)[0].one)).toBe(1);
   });
 });
 
@@ -94,5 +159,19 @@ describe("input the database cannot take", () => {
       expect((thrown as Response).status).toBe(400);
     }
     await expect(server.asService((tx) => tx`select 1/0`)).rejects.toThrow(/division by zero/);
+  });
+
+  it("on the player path too, a NUL character or an out-of-range number is a 400", async () => {
+    for (const query of [
+      (tx: Tx) => tx`select ${"a\u0000b"}::text`,
+      (tx: Tx) => tx`select ${"99999999999999999999"}::int`,
+      (tx: Tx) => tx`select ${Number.NaN}::int`,
+    ]) {
+      const server = await signedIn(alice);
+      const thrown = await server.asUser(alice, query).then((r) => r, (e: unknown) => e);
+      expect(thrown, String(query)).toBeInstanceOf(Response);
+      expect((thrown as Response).status).toBe(400);
+      await server.finish();
+    }
   });
 });

@@ -41,7 +41,16 @@ export default {
       clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
       waitUntil: (p) => ctx.waitUntil(p),
     };
-    const response = await handleRemix(request, context);
+    let response: Response;
+    try {
+      response = await handleRemix(request, context);
+    } finally {
+      // Reads may end their transaction after the answer is on its way; a write's COMMIT must be done
+      // before its answer (the redirect's next page must see it).
+      const ending = db.finish();
+      if (request.method === "GET" || request.method === "HEAD") ctx.waitUntil(ending);
+      else await ending;
+    }
     const headers = new Headers(response.headers);
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
     if (env.ENVIRONMENT === "production") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
