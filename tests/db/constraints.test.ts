@@ -299,16 +299,22 @@ describe("matchdays", () => {
     expect(none).toBeNull();
   });
 
-  it("says a match day is closed from its deadline on, on the request clock, and never while it has no fixtures", async () => {
+  it("says a match day is closed from its deadline on, on the request clock, and while it has no fixtures", async () => {
     const deadline = KICKOFF.getTime() - 3_600_000;
-    const closedAt = async (at: number, matchDay = 1) =>
+    const at = async (time: number, matchDay = 1) =>
       db.sql.begin(async (tx) => {
-        await tx`select set_config('app.now', ${new Date(at).toISOString()}, true)`;
-        return (await tx`select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed`)[0].closed;
+        await tx`select set_config('app.now', ${new Date(time).toISOString()}, true)`;
+        return (await tx`
+          select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed,
+                 public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, ${matchDay}) as passed`)[0];
       });
-    expect(await closedAt(deadline - 60_000)).toBe(false);
-    expect(await closedAt(deadline)).toBe(true);
-    expect(await closedAt(deadline + 60_000, 30)).toBe(false);
+    expect(await at(deadline - 60_000)).toEqual({ closed: false, passed: false });
+    expect(await at(deadline)).toEqual({ closed: true, passed: true });
+    // Match day 30 has no fixtures (deadline TBA). matchday_closed used to say false here ("open"), while
+    // save_team_selection refused picks: decided in 20261123300000 (decision 011) that nothing to pick means
+    // closed, so matchday_closed = not selection_open is true. The deadline itself has not passed: picks stay
+    // hidden and a competition starting on it keeps its registration open (matchday_deadline_passed).
+    expect(await at(deadline + 60_000, 30)).toEqual({ closed: true, passed: false });
   });
 });
 
