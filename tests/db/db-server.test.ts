@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type postgres from "postgres";
 import { createDb } from "~/db.server";
+import { createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -13,11 +14,8 @@ let bob: string;
 
 beforeAll(async () => {
   db = await useTestDatabase();
-  const [a] = await db.sql`insert into account.accounts (email, password_hash) values ('alice@db.test', 'x') returning id`;
-  const [b] = await db.sql`insert into account.accounts (email, password_hash) values ('bob@db.test', 'x') returning id`;
-  alice = a.id;
-  bob = b.id;
-  await db.sql`insert into public.profiles (id, username, date_of_birth, gender) values (${alice}, 'AliceDb', '1990-01-01', 'female'), (${bob}, 'BobDb', '1990-01-01', 'male')`;
+  alice = (await createPlayer(db.sql, { username: "AliceDb", email: "alice@db.test", gender: "female" })).id;
+  bob = (await createPlayer(db.sql, { username: "BobDb", email: "bob@db.test", gender: "male" })).id;
 });
 
 afterAll(async () => {
