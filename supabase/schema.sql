@@ -13,30 +13,33 @@
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
 --   private functions: accounts_sync_profile_email, admin_create_competition, after_fixture_change,
---                      can_see_match_day_picks, close_due_registrations, competition_registration_key,
+--                      can_see_match_day_picks, close_due_registrations, competition_leagues,
+--                      competition_registration_key, competition_seasons, competition_types,
 --                      competitions_before_write, create_competition, create_private_competition, csv_text,
 --                      eligible_teams, fixtures_refresh_matchdays, fixtures_refresh_stats, is_admin,
---                      is_team_name, join_competition, local_today, lock_competition,
+--                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
 --                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
 --                      matchdays_sync_competitions, player_names_sync_sort_name, process_competition,
 --                      process_due_matchdays, profiles_before_insert, profiles_check_age,
 --                      profiles_protect_columns, profiles_sync_player_name, random_code, refresh_matchday,
 --                      refresh_membership_stats, refresh_memberships, registration_is_open,
---                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
---                      save_team_selection, scout_entries_before_write, set_fixture_postponed,
---                      set_player_selection, set_updated_at, team_selections_before_write,
---                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
---                      user_selections_before_write, user_selections_player_count, user_selections_rerank,
---                      user_selections_set_sort_name
+--                      registration_state, reprocess_competition, require_admin, rerank_competition,
+--                      save_fixture_result, save_team_selection, scout_entries_before_write,
+--                      set_fixture_postponed, set_player_selection, set_updated_at,
+--                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
+--                      unregister_competition, upsert_fixtures, user_selections_before_write,
+--                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
 --                  scout_entries, scout_predictions, team_selections, tickets, user_selections
 --   public views: knockout_leaderboard_view, user_competition_stats_view
 --   public functions: admin_create_competition, app_now, competition_registration_key,
---                     create_private_competition, get_eligible_teams, join_competition,
---                     knockout_leaderboard_page, knockout_leaderboard_position, matchday_closed,
---                     matchday_deadline, process_due_matchdays, save_fixture_result, save_team_selection,
---                     season_leaderboard_page, season_leaderboard_position, set_fixture_postponed,
+--                     create_private_competition, default_prize, default_total_match_days,
+--                     get_eligible_teams, join_competition, knockout_leaderboard_page,
+--                     knockout_leaderboard_position, matchday_closed, matchday_deadline,
+--                     matchday_deadline_passed, process_due_matchdays, registration_state,
+--                     save_fixture_result, save_team_selection, season_leaderboard_page,
+--                     season_leaderboard_position, selection_open, set_fixture_postponed,
 --                     set_player_selection, unregister_competition, upsert_fixtures
 
 -- =========================================================================================================
@@ -443,7 +446,7 @@ CREATE FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_d
     select 1
     from public.competitions c
     where c.id = p_competition_id
-      and public.matchday_deadline(c.league, c.season, p_match_day) <= public.app_now()
+      and public.matchday_deadline_passed(c.league, c.season, p_match_day)
       and exists (
         select 1 from public.user_selections us
         where us.competition_id = c.id and us.user_id = (select auth.uid())
@@ -475,7 +478,7 @@ begin
    where c.registration_status = 'open'
      and c.status = 'active'
      and c.type in ('knockout', 'season')
-     and public.matchday_deadline(c.league, c.season, c.start_match_day) <= public.app_now()
+     and public.matchday_deadline_passed(c.league, c.season, c.start_match_day)
    order by c.id
      for no key update;
   update public.competitions c
@@ -483,7 +486,7 @@ begin
    where c.registration_status = 'open'
      and c.status = 'active'
      and c.type in ('knockout', 'season')
-     and public.matchday_deadline(c.league, c.season, c.start_match_day) <= public.app_now();
+     and public.matchday_deadline_passed(c.league, c.season, c.start_match_day);
   get diagnostics v_n = row_count;
   return v_n;
 end
@@ -494,6 +497,23 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.close_due_registrations() FROM PUBLIC;
+
+--
+-- Name: competition_leagues(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.competition_leagues() RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select array['Premier League', 'La Liga', 'Serie A', 'Bundesliga', 'Ligue 1', 'Championship', 'MLS']
+$$;
+
+--
+-- Name: FUNCTION competition_leagues(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.competition_leagues() FROM PUBLIC;
 
 --
 -- Name: competition_registration_key(uuid); Type: FUNCTION; Schema: private
@@ -516,6 +536,40 @@ $$;
 REVOKE ALL ON FUNCTION private.competition_registration_key(p_competition_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.competition_registration_key(p_competition_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION private.competition_registration_key(p_competition_id uuid) TO service_role;
+
+--
+-- Name: competition_seasons(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.competition_seasons() RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select array['2025/26', '2025', '2024/25']
+$$;
+
+--
+-- Name: FUNCTION competition_seasons(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.competition_seasons() FROM PUBLIC;
+
+--
+-- Name: competition_types(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.competition_types() RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select array['knockout', 'season']
+$$;
+
+--
+-- Name: FUNCTION competition_types(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.competition_types() FROM PUBLIC;
 
 --
 -- Name: competitions_before_write(); Type: FUNCTION; Schema: private
@@ -568,21 +622,20 @@ declare
   v_league text := pg_catalog.btrim(p_league);
   v_season text := pg_catalog.btrim(p_season);
   v_prize text := nullif(pg_catalog.btrim(coalesce(p_prize, '')), '');
-  v_total integer := 38;  -- competitions.total_match_days default
-  v_deadline timestamptz;
+  v_total integer := public.default_total_match_days();
   v_constraint text;
 begin
   if v_name = '' or coalesce(v_type, '') = '' or coalesce(v_league, '') = '' or coalesce(v_season, '') = ''
      or p_start_date is null or p_start_match_day is null then
     raise exception using errcode = 'P0001', message = 'Please fill in all required fields.';
   end if;
-  if v_type not in ('knockout', 'season') then
+  if not v_type = any (private.competition_types()) then
     raise exception using errcode = 'P0001', message = 'Type must be knockout or season.';
   end if;
-  if v_league not in ('Premier League', 'La Liga', 'Serie A', 'Bundesliga', 'Ligue 1', 'Championship', 'MLS') then
+  if not v_league = any (private.competition_leagues()) then
     raise exception using errcode = 'P0001', message = 'Please choose a league from the list.';
   end if;
-  if v_season not in ('2025/26', '2025', '2024/25') then
+  if not v_season = any (private.competition_seasons()) then
     raise exception using errcode = 'P0001', message = 'Please choose a season from the list.';
   end if;
   if pg_catalog.char_length(v_name) > 100 then
@@ -597,8 +650,7 @@ begin
   if p_start_date < private.local_today(p_created_by) then
     raise exception using errcode = 'P0001', message = 'Start date must be today or a future date.';
   end if;
-  v_deadline := public.matchday_deadline(v_league, v_season, p_start_match_day);
-  if v_deadline is null or v_deadline <= public.app_now() then
+  if not public.selection_open(v_league, v_season, p_start_match_day) then
     raise exception using errcode = 'P0001', message = 'Start Match Day must be a match day that has not started yet.';
   end if;
   if exists (select 1 from public.competitions c
@@ -612,7 +664,7 @@ begin
         (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
          status, registration_status, visibility, prize, created_by)
       values (v_name, v_type, v_league, v_season, p_start_date, v_total, p_start_match_day, p_start_match_day,
-              'active', 'open', p_visibility, coalesce(v_prize, 'Bragging Rights!'), p_created_by)
+              'active', 'open', p_visibility, coalesce(v_prize, public.default_prize()), p_created_by)
       returning c.id, c.registration_key;
   exception when unique_violation then
     get stacked diagnostics v_constraint = constraint_name;
@@ -705,7 +757,7 @@ CREATE FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) RE
      and c.status = 'active'
      and c.type in ('knockout', 'season')
      and (p_user_id = (select auth.uid()) or (select private.is_admin()))
-     and public.matchday_deadline(c.league, c.season, c.current_match_day) > public.app_now()
+     and public.selection_open(c.league, c.season, c.current_match_day)
      and (c.type <> 'knockout'
           or not exists (
             select 1
@@ -882,6 +934,30 @@ $_$;
 REVOKE ALL ON FUNCTION private.join_competition(p_competition_id uuid, p_registration_key text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.join_competition(p_competition_id uuid, p_registration_key text) TO authenticated;
 GRANT ALL ON FUNCTION private.join_competition(p_competition_id uuid, p_registration_key text) TO service_role;
+
+--
+-- Name: knockout_status(uuid, text, uuid, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case
+           when p_knockout_winner = p_user_id
+             or (p_competition_status = 'inactive' and p_membership_status in ('active', 'completed')) then 'Winner'
+           when p_membership_status = 'eliminated' then 'Eliminated'
+           else 'Still In'
+         end
+$$;
+
+--
+-- Name: FUNCTION knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) TO authenticated;
+GRANT ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) TO service_role;
 
 --
 -- Name: local_today(uuid); Type: FUNCTION; Schema: private
@@ -1495,13 +1571,7 @@ CREATE FUNCTION private.registration_is_open(p_competition_id uuid) RETURNS bool
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select coalesce((
-    select c.registration_status = 'open'
-           and c.status = 'active'
-           and c.type <> 'scout'
-           and not coalesce(public.matchday_deadline(c.league, c.season, c.start_match_day) <= public.app_now(), false)
-      from public.competitions c
-     where c.id = p_competition_id), false)
+  select coalesce(private.registration_state(p_competition_id) = 'open', false)
 $$;
 
 --
@@ -1509,6 +1579,34 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.registration_is_open(p_competition_id uuid) FROM PUBLIC;
+
+--
+-- Name: registration_state(uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.registration_state(p_competition_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select case
+           when c.registration_status = 'open'
+                and c.status = 'active'
+                and c.type <> 'scout'
+                and not public.matchday_deadline_passed(c.league, c.season, c.start_match_day) then 'open'
+           when c.registration_status = 'completed' then 'completed'
+           else 'closed'
+         end
+    from public.competitions c
+   where c.id = p_competition_id
+$$;
+
+--
+-- Name: FUNCTION registration_state(p_competition_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.registration_state(p_competition_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.registration_state(p_competition_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.registration_state(p_competition_id uuid) TO service_role;
 
 --
 -- Name: reprocess_competition(uuid, integer); Type: FUNCTION; Schema: private
@@ -1678,7 +1776,6 @@ declare
   v_competition record;
   v_status text;
   v_fixture_id bigint;
-  v_deadline timestamptz;
 begin
   select c.id, c.league, c.season, c.current_match_day, c.status, c.registration_status
     into v_competition
@@ -1704,12 +1801,10 @@ begin
     return 'eliminated';
   end if;
 
-  v_deadline := public.matchday_deadline(v_competition.league, v_competition.season, v_competition.current_match_day);
   if v_status <> 'active'
      or v_competition.status <> 'active'
      or v_competition.registration_status = 'completed'
-     or v_deadline is null
-     or v_deadline <= public.app_now() then
+     or not public.selection_open(v_competition.league, v_competition.season, v_competition.current_match_day) then
     return 'selection_closed';
   end if;
 
@@ -2432,14 +2527,14 @@ CREATE TABLE public.competitions (
     league text NOT NULL,
     season text NOT NULL,
     start_date date NOT NULL,
-    total_match_days integer DEFAULT 38 NOT NULL,
+    total_match_days integer DEFAULT public.default_total_match_days() NOT NULL,
     start_match_day integer NOT NULL,
     current_match_day integer NOT NULL,
     status text DEFAULT 'active'::text NOT NULL,
     registration_status text DEFAULT 'open'::text NOT NULL,
     visibility text DEFAULT 'public'::text NOT NULL,
     registration_key text,
-    prize text DEFAULT 'Bragging Rights!'::text NOT NULL,
+    prize text DEFAULT public.default_prize() NOT NULL,
     prize_title text,
     prize_description text,
     prize_terms_url text,
@@ -4214,15 +4309,11 @@ CREATE VIEW public.knockout_leaderboard_view WITH (security_invoker='true') AS
  SELECT us.competition_id,
     us.user_id,
     pn.username AS user_username,
-        CASE
-            WHEN ((c.knockout_winner = us.user_id) OR ((c.status = 'inactive'::text) AND (us.status = ANY (ARRAY['active'::text, 'completed'::text])))) THEN 'Winner'::text
-            WHEN (us.status = 'eliminated'::text) THEN 'Eliminated'::text
-            ELSE 'Still In'::text
-        END AS status,
+    private.knockout_status(c.knockout_winner, c.status, us.user_id, us.status) AS status,
     us.knocked_out_on,
     ts.selected_team AS current_selection,
-    ((us.user_id IS DISTINCT FROM ( SELECT auth.uid() AS uid)) AND (NOT COALESCE((public.matchday_deadline(c.league, c.season, c.current_match_day) <= public.app_now()), false))) AS selection_hidden,
-    (row_number() OVER (PARTITION BY us.competition_id ORDER BY (us.status = 'eliminated'::text), us.knocked_out_on DESC, (lower(pn.username)), pn.username, us.user_id))::integer AS "position"
+    ((us.user_id IS DISTINCT FROM ( SELECT auth.uid() AS uid)) AND (NOT public.matchday_deadline_passed(c.league, c.season, c.current_match_day))) AS selection_hidden,
+    (row_number() OVER (PARTITION BY us.competition_id ORDER BY (us.status = 'eliminated'::text), us.knocked_out_on DESC, us.sort_name, us.user_id))::integer AS "position"
    FROM (((public.user_selections us
      JOIN public.competitions c ON ((c.id = us.competition_id)))
      LEFT JOIN public.player_names pn ON ((pn.id = us.user_id)))
@@ -4269,10 +4360,10 @@ CREATE VIEW public.user_competition_stats_view WITH (security_invoker='true') AS
         END AS rank,
     (ts.selected_team IS NOT NULL) AS has_selection,
     ts.selected_team AS current_selection,
-    ((us.user_id IS DISTINCT FROM ( SELECT auth.uid() AS uid)) AND (NOT COALESCE((dl.deadline <= public.app_now()), false))) AS selection_hidden,
+    ((us.user_id IS DISTINCT FROM ( SELECT auth.uid() AS uid)) AND (NOT public.matchday_deadline_passed(c.league, c.season, c.current_match_day))) AS selection_hidden,
         CASE
             WHEN (us.status = 'eliminated'::text) THEN 'eliminated'::text
-            WHEN ((dl.deadline <= public.app_now()) OR (c.status <> 'active'::text) OR (c.registration_status = 'completed'::text)) THEN 'closed'::text
+            WHEN ((us.status <> 'active'::text) OR (c.status <> 'active'::text) OR (c.registration_status = 'completed'::text) OR (NOT public.selection_open(c.league, c.season, c.current_match_day))) THEN 'closed'::text
             ELSE 'active'::text
         END AS selection_status
    FROM ((((((public.user_selections us
@@ -4369,6 +4460,56 @@ GRANT ALL ON FUNCTION public.create_private_competition(p_name text, p_type text
 GRANT ALL ON FUNCTION public.create_private_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer) TO service_role;
 
 --
+-- Name: default_prize(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.default_prize() RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select 'Bragging Rights!'::text
+$$;
+
+--
+-- Name: FUNCTION default_prize(); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.default_prize() IS 'The prize of a competition created without one: the default of competitions.prize.';
+
+--
+-- Name: FUNCTION default_prize(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.default_prize() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.default_prize() TO authenticated;
+GRANT ALL ON FUNCTION public.default_prize() TO service_role;
+
+--
+-- Name: default_total_match_days(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.default_total_match_days() RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select 38
+$$;
+
+--
+-- Name: FUNCTION default_total_match_days(); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.default_total_match_days() IS 'Match days of a competition unless set otherwise: the default of competitions.total_match_days.';
+
+--
+-- Name: FUNCTION default_total_match_days(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.default_total_match_days() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.default_total_match_days() TO authenticated;
+GRANT ALL ON FUNCTION public.default_total_match_days() TO service_role;
+
+--
 -- Name: get_eligible_teams(uuid, uuid); Type: FUNCTION; Schema: public
 --
 
@@ -4421,17 +4562,11 @@ begin
   select p.competition_id,
          p.user_id,
          pn.username,
-         case
-           when c.knockout_winner = p.user_id
-             or (c.status = 'inactive' and p.status in ('active', 'completed')) then 'Winner'
-           when p.status = 'eliminated' then 'Eliminated'
-           else 'Still In'
-         end,
+         private.knockout_status(c.knockout_winner, c.status, p.user_id, p.status),
          p.knocked_out_on,
          ts.selected_team,
          (p.user_id is distinct from (select auth.uid())
-            and not coalesce(public.matchday_deadline(c.league, c.season, c.current_match_day) <= public.app_now(),
-                             false)),
+            and not public.matchday_deadline_passed(c.league, c.season, c.current_match_day)),
          ($2 + p.n)::integer
     from (
       select x.*, pg_catalog.row_number() over () as n
@@ -4507,8 +4642,14 @@ CREATE FUNCTION public.matchday_closed(p_league text, p_season text, p_match_day
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) <= public.app_now(), false)
+  select not public.selection_open(p_league, p_season, p_match_day)
 $$;
+
+--
+-- Name: FUNCTION matchday_closed(p_league text, p_season text, p_match_day integer); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.matchday_closed(p_league text, p_season text, p_match_day integer) IS 'not selection_open(): no pick may be made for this match day now (also while it has no fixtures).';
 
 --
 -- Name: FUNCTION matchday_closed(p_league text, p_season text, p_match_day integer); Type: ACL; Schema: public
@@ -4540,6 +4681,31 @@ GRANT ALL ON FUNCTION public.matchday_deadline(p_league text, p_season text, p_m
 GRANT ALL ON FUNCTION public.matchday_deadline(p_league text, p_season text, p_match_day integer) TO service_role;
 
 --
+-- Name: matchday_deadline_passed(text, text, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) <= public.app_now(), false)
+$$;
+
+--
+-- Name: FUNCTION matchday_deadline_passed(p_league text, p_season text, p_match_day integer); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) IS 'The match day''s deadline has passed on app_now() (false while it has no fixtures): other players'' picks are revealed, registration of a competition starting on it closes, it may be processed.';
+
+--
+-- Name: FUNCTION matchday_deadline_passed(p_league text, p_season text, p_match_day integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) TO authenticated;
+GRANT ALL ON FUNCTION public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) TO service_role;
+
+--
 -- Name: process_due_matchdays(); Type: FUNCTION; Schema: public
 --
 
@@ -4557,6 +4723,31 @@ $$;
 REVOKE ALL ON FUNCTION public.process_due_matchdays() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.process_due_matchdays() TO authenticated;
 GRANT ALL ON FUNCTION public.process_due_matchdays() TO service_role;
+
+--
+-- Name: registration_state(uuid); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.registration_state(p_competition_id uuid) RETURNS text
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select private.registration_state(p_competition_id)
+$$;
+
+--
+-- Name: FUNCTION registration_state(p_competition_id uuid); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.registration_state(p_competition_id uuid) IS 'Registration of the competition now: open | closed | completed (null for an unknown id). What the pages show and what join/unregister check; the stored registration_status may lag behind it.';
+
+--
+-- Name: FUNCTION registration_state(p_competition_id uuid); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.registration_state(p_competition_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.registration_state(p_competition_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.registration_state(p_competition_id uuid) TO service_role;
 
 --
 -- Name: save_fixture_result(bigint, integer, integer); Type: FUNCTION; Schema: public
@@ -4694,6 +4885,31 @@ $$;
 REVOKE ALL ON FUNCTION public.season_leaderboard_position(p_competition_id uuid, p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.season_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.season_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO service_role;
+
+--
+-- Name: selection_open(text, text, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) > public.app_now(), false)
+$$;
+
+--
+-- Name: FUNCTION selection_open(p_league text, p_season text, p_match_day integer); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) IS 'Picks may be made for this match day now: it has fixtures and its deadline (first kickoff - 1 h) has not passed on app_now(). The one home of the rule.';
+
+--
+-- Name: FUNCTION selection_open(p_league text, p_season text, p_match_day integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) TO authenticated;
+GRANT ALL ON FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) TO service_role;
 
 --
 -- Name: set_fixture_postponed(bigint, boolean); Type: FUNCTION; Schema: public

@@ -8,12 +8,15 @@ import { Modal } from "~/components/Modal";
 import { spaceActivates } from "~/components/spaceActivates";
 import { useToast } from "~/components/Toaster";
 import { useHydrated } from "~/components/useHydrated";
-import { PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
+import { PLAYER_CREATE_DEFAULTS, typeLabel } from "~/lib/competition-options";
 
 export type CreateActionData =
   | { intent: "create-private"; ok: true; id: string; name: string; registrationKey: string }
   | { intent: "create-private"; ok: false; type: "info" | "error"; message: string }
   | undefined;
+
+/** "Knockout, Premier League, 2025/26": what a player's private competition always is (the server forces it). */
+const PLAYER_HINT = `${typeLabel(PLAYER_CREATE_DEFAULTS.type)}, ${PLAYER_CREATE_DEFAULTS.league}, ${PLAYER_CREATE_DEFAULTS.season}`;
 
 interface Props {
   isAdmin: boolean;
@@ -111,7 +114,7 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
               <div className="create-grid">
                 <CompetitionChoiceFields idPrefix="create" values={PLAYER_CREATE_DEFAULTS} locked={!isAdmin} />
               </div>
-              {!isAdmin ? <p className="field-hint">Private competitions are Knockout, Premier League, 2025/26.</p> : null}
+              {!isAdmin ? <p className="field-hint">{`Private competitions are ${PLAYER_HINT}.`}</p> : null}
               <div className="create-grid">
                 <StartDateField idPrefix="create" today={today} defaultValue={today} />
                 {/* Digits as typed (text, not a number input), so "1x" reaches the server and gets the spec's

@@ -1,9 +1,18 @@
-/** Filter and creation vocabularies of the competition lists (spec part 1 §2, §5, §9); shared by server and client. */
+/**
+ * Filter and creation vocabularies of the competition lists (spec part 1 §2, §5, §9); shared by server and client.
+ * The only TypeScript copy of each list: forms, filters and zod schemas import them from here. The creation lists
+ * are enforced by SQL (private.competition_types / _leagues / _seasons, public.default_prize);
+ * tests/db/vocabulary.test.ts fails when these and the SQL ones differ.
+ */
 
-export const TYPE_OPTIONS = [
-  { value: "knockout", label: "Knockout" },
-  { value: "season", label: "Season" },
-] as const;
+/** The types a competition can be created with (Scout competitions are made elsewhere). */
+export const CREATE_TYPE_VALUES = ["knockout", "season"] as const;
+
+export function typeLabel(type: string): string {
+  return type === "season" ? "Season" : type === "knockout" ? "Knockout" : type === "scout" ? "Scout" : type;
+}
+
+export const TYPE_OPTIONS = CREATE_TYPE_VALUES.map((value) => ({ value, label: typeLabel(value) }));
 export const LEAGUE_OPTIONS = ["Premier League", "Championship", "La Liga", "Bundesliga", "Serie A", "MLS", "World Cup"] as const;
 export const SEASON_OPTIONS = ["2024/25", "2025", "2025/26"] as const;
 export const REGISTRATION_OPTIONS = [
@@ -31,6 +40,5 @@ export const CREATE_LEAGUES = ["Premier League", "La Liga", "Serie A", "Bundesli
 export const CREATE_SEASONS = ["2025/26", "2025", "2024/25"] as const;
 export const PLAYER_CREATE_DEFAULTS = { type: "knockout", league: "Premier League", season: "2025/26" } as const;
 
-export function typeLabel(type: string): string {
-  return type === "season" ? "Season" : type === "knockout" ? "Knockout" : type === "scout" ? "Scout" : type;
-}
+/** The prize of a competition created without one (the column default, public.default_prize()). */
+export const DEFAULT_PRIZE = "Bragging Rights!";

@@ -15,3 +15,27 @@ export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions):
   }
   return formatter;
 }
+
+/** The zone itself when Intl knows it, else UTC (a profile may hold a zone this runtime lacks, or none). */
+export function safeTimeZone(zone: string | null | undefined): string {
+  if (!zone) return "UTC";
+  try {
+    dateFormat("en-GB", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
+}
+
+const KICKOFF: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+const KICKOFF_FULL: Intl.DateTimeFormatOptions = { ...KICKOFF, year: "numeric", timeZoneName: "short" };
+
+/**
+ * A kickoff time in the player's zone (UTC when the zone is unknown): "Sat 16 Aug, 15:00" on the game pages;
+ * `full` adds the year and the zone ("Sat, 16 Aug 2025, 15:00 BST") for the admin's results list. "TBA" when
+ * there is no kickoff time.
+ */
+export function formatKickoff(value: Date | string | null, timeZone: string | null | undefined, { full = false } = {}): string {
+  if (!value) return "TBA";
+  return dateFormat("en-GB", { ...(full ? KICKOFF_FULL : KICKOFF), timeZone: safeTimeZone(timeZone) }).format(new Date(value));
+}

@@ -2,7 +2,7 @@ import postgres from "postgres";
 import { z } from "zod";
 import type { Db } from "~/db.server";
 import { ACCESS_DENIED } from "~/admin.server";
-import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
+import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPE_VALUES } from "~/lib/competition-options";
 import { startDateField } from "~/lib/validation";
 
 /*
@@ -19,7 +19,7 @@ export function adminCompetitionSchema(today: string) {
   const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
   return z.object({
     name: required.max(100, "Competition name must be at most 100 characters."),
-    type: z.enum(["knockout", "season"], { error: REQUIRED }),
+    type: z.enum(CREATE_TYPE_VALUES, { error: REQUIRED }),
     league: z.enum(CREATE_LEAGUES, { error: REQUIRED }),
     season: z.enum(CREATE_SEASONS, { error: REQUIRED }),
     startDate: startDateField(today),

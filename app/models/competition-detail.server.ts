@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import type { Db } from "~/db.server";
+import { pageWindow } from "~/lib/paging";
 import {
   competitionInfoQuery,
   numberOrNull,
@@ -41,10 +42,17 @@ export interface MySelection {
   fixture: FixtureRow;
 }
 
+export interface Membership {
+  status: string;
+  knockedOutOn: number | null;
+  joinedMatchDay: number;
+  /** active = may pick now (Select / Edit Team); eliminated; closed (user_competition_stats_view.selection_status). */
+  selectionStatus: string;
+}
+
 export interface CompetitionDetail {
   competition: CompetitionInfo;
-  closed: boolean;
-  membership: { status: string; knockedOutOn: number | null; joinedMatchDay: number } | null;
+  membership: Membership | null;
   currentSelection: string | null;
   mySelections: MySelection[];
   players: PlayerRow[];
@@ -83,15 +91,16 @@ export async function getCompetitionDetail(
 ): Promise<CompetitionDetail | null> {
   const me = user.id;
   const isAdmin = user.role === "admin";
-  const offset = (Math.max(1, playersPage) - 1) * PLAYERS_PAGE_SIZE;
+  const { offset } = pageWindow(playersPage, PLAYERS_PAGE_SIZE);
   return db.asUser(me, async (tx) => {
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
         competitionInfoQuery(tx, competitionId),
         tx`
-          select us.status, us.knocked_out_on as "knockedOutOn", us.match_day as "joinedMatchDay"
-            from public.user_selections us
-           where us.competition_id = ${competitionId} and us.user_id = ${me}`,
+          select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.joined_match_day as "joinedMatchDay",
+                 v.selection_status as "selectionStatus"
+            from public.user_competition_stats_view v
+           where v.competition_id = ${competitionId} and v.user_id = ${me}`,
         currentPickQuery(tx, competitionId, me),
         tx.unsafe(
           `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
@@ -115,11 +124,10 @@ export async function getCompetitionDetail(
            limit ${STANDINGS_SIZE}`,
         tx`
           select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
-            from public.knockout_leaderboard_view k
-            join public.competitions c on c.id = k.competition_id and c.type = 'knockout'
-           where k.competition_id = ${competitionId}
-           order by k.position
-           limit ${STANDINGS_SIZE}`,
+            from public.competitions c
+           cross join lateral public.knockout_leaderboard_page(c.id, 0, ${STANDINGS_SIZE}) as k
+           where c.id = ${competitionId} and c.type = 'knockout'
+           order by k.position`,
         currentFixturesQuery(tx, competitionId),
         tx`
           select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on,
@@ -136,9 +144,13 @@ export async function getCompetitionDetail(
     const m = membershipRows[0];
     return {
       competition,
-      closed: Boolean(c.closed),
       membership: m
-        ? { status: String(m.status), knockedOutOn: numberOrNull(m.knockedOutOn), joinedMatchDay: numberOrZero(m.joinedMatchDay) }
+        ? {
+            status: String(m.status),
+            knockedOutOn: numberOrNull(m.knockedOutOn),
+            joinedMatchDay: numberOrZero(m.joinedMatchDay),
+            selectionStatus: String(m.selectionStatus),
+          }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
       mySelections: historyRows.map((r) => ({

@@ -1,4 +1,5 @@
 import type { Tx } from "~/db.server";
+import { DEFAULT_PRIZE } from "~/lib/competition-options";
 import { toIso } from "~/models/selections.server";
 
 /**
@@ -18,6 +19,7 @@ export interface CompetitionInfo {
   league: string;
   season: string;
   status: string;
+  /** open | closed | completed as the rule stands now (public.registration_state), not the stored status. */
   registrationStatus: string;
   visibility: string;
   prize: string;
@@ -28,6 +30,8 @@ export interface CompetitionInfo {
   createdByUsername: string | null;
   knockoutWinnerUsername: string | null;
   deadline: string | null;
+  /** Picks may be made for the current match day now (public.selection_open: fixtures, deadline ahead). */
+  selectionOpen: boolean;
 }
 
 export interface SeasonStanding {
@@ -53,17 +57,17 @@ export interface KnockoutStanding {
 
 /**
  * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
- * winner's usernames, the current match day's deadline and whether it has passed (`closed`). Not awaited here: callers issue it together with
- * their other queries so the transaction pipelines them.
+ * winner's usernames, its registration state now, the current match day's deadline and whether picks are open
+ * for it. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
  */
 export function competitionInfoQuery(tx: Tx, competitionId: string) {
   return tx`
-    select c.id, c.name, c.type, c.league, c.season, c.status, c.registration_status as "registrationStatus",
+    select c.id, c.name, c.type, c.league, c.season, c.status, public.registration_state(c.id) as "registrationStatus",
            c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
            c.player_count as "playerCount", c.created_by as "createdBy",
            creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
            public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
-           public.matchday_closed(c.league, c.season, c.current_match_day) as closed
+           public.selection_open(c.league, c.season, c.current_match_day) as "selectionOpen"
       from public.competitions c
       left join public.player_names creator on creator.id = c.created_by
       left join public.player_names winner on winner.id = c.knockout_winner
@@ -80,7 +84,7 @@ export function toCompetitionInfo(c: Record<string, unknown>): CompetitionInfo {
     status: String(c.status),
     registrationStatus: String(c.registrationStatus),
     visibility: String(c.visibility),
-    prize: (c.prize as string | null) || "Bragging Rights!",
+    prize: (c.prize as string | null) || DEFAULT_PRIZE,
     currentMatchDay: numberOrZero(c.currentMatchDay),
     startMatchDay: numberOrZero(c.startMatchDay),
     playerCount: numberOrZero(c.playerCount),
@@ -88,6 +92,7 @@ export function toCompetitionInfo(c: Record<string, unknown>): CompetitionInfo {
     createdByUsername: (c.createdByUsername as string | null) ?? null,
     knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
     deadline: toIso(c.deadline),
+    selectionOpen: Boolean(c.selectionOpen),
   };
 }
 

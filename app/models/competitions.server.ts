@@ -2,42 +2,46 @@ import postgres from "postgres";
 import type { Db, Tx } from "~/db.server";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
+import { pageCount, pageWindow } from "~/lib/paging";
 
 /*
  * Competitions list, My Competitions, joining / unregistering and private competition creation.
  * Every query runs as the player (db.asUser) so row-level security applies; the rules themselves
- * (registration window, key check, membership) live in the SQL functions join_competition,
- * unregister_competition and create_private_competition.
+ * (registration window, key check, membership, whether a member may pick now) live in SQL: join_competition,
+ * unregister_competition, create_private_competition, registration_state and the stats view's selection_status.
  */
 
 export const PAGE_SIZE = 9;
 
-/** The page a list shows (the first when asked for less) and the offset of its first row. */
-function pageWindow(requestedPage: number) {
-  const page = Math.max(1, requestedPage);
-  return { page, offset: (page - 1) * PAGE_SIZE };
-}
-const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / PAGE_SIZE));
+/** A fixed SQL expression a filter narrows: a column, or the one computed rule (never taken from the request). */
+type FilterColumn = string | ((tx: Tx) => postgres.PendingQuery<postgres.Row[]>);
 
 /**
  * "and <column> = <value>" for every filter that is set ("" = All adds nothing). The columns are fixed
  * identifiers per list, never taken from the request; the values travel as parameters.
  */
-function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, string>) {
-  return Object.entries(columns).reduce(
-    (sql, [param, column]) => (filters[param] ? tx`${sql} and ${tx(column as string)} = ${filters[param]}` : sql),
-    tx``,
-  );
+function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, FilterColumn>) {
+  return Object.entries(columns).reduce((sql, [param, column]) => {
+    if (!filters[param]) return sql;
+    const expression = typeof column === "string" ? tx(column) : column(tx);
+    return tx`${sql} and ${expression} = ${filters[param]}`;
+  }, tx``);
 }
 
 // ---------- competitions list ----------
 
+/**
+ * Registration as the rule stands now (open / closed / completed), not the stored registration_status, which
+ * lags until the scheduler closes it: what the cards show and the Registration Status filter narrows.
+ */
+const registrationState = (tx: Tx) => tx`public.registration_state(c.id)`;
+
 /** The competitions column each list filter narrows; registration is always set (it has no "All"). */
-const LIST_COLUMNS: Record<keyof ListFilters, string> = {
+const LIST_COLUMNS: Record<keyof ListFilters, FilterColumn> = {
   type: "c.type",
   league: "c.league",
   season: "c.season",
-  registration: "c.registration_status",
+  registration: registrationState,
   visibility: "c.visibility",
 };
 
@@ -48,6 +52,7 @@ export interface CompetitionCardData {
   league: string;
   season: string;
   visibility: "public" | "private";
+  /** open | closed | completed as the rule stands now (public.registration_state): Register is offered only when open. */
   registrationStatus: string;
   playerCount: number;
   /** Registration closes at the start match day's selection deadline (first kickoff - 1 h); null = TBA. */
@@ -93,14 +98,15 @@ export async function listCompetitions(
   requestedPage: number,
   opts: { createdId?: string | null; joinId?: string | null } = {},
 ): Promise<CompetitionListPage> {
-  const { page, offset } = pageWindow(requestedPage);
+  const { page, offset } = pageWindow(requestedPage, PAGE_SIZE);
   return db.asUser(userId, async (tx) => {
     const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
     const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
     const [countRows, rows, createdRows, joinRows] = await Promise.all([
       tx<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(tx, filters)}`,
       tx<ListRow[]>`
-        select c.id, c.name, c.type, c.league, c.season, c.visibility, c.registration_status, c.player_count,
+        select c.id, c.name, c.type, c.league, c.season, c.visibility, ${registrationState(tx)} as registration_status,
+               c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
@@ -136,7 +142,7 @@ export async function listCompetitions(
       })),
       total,
       page,
-      pageCount: pageCountOf(total),
+      pageCount: pageCount(total, PAGE_SIZE),
       created,
       joinTarget: joinRows[0] ?? null,
     };
@@ -167,6 +173,7 @@ export interface MyCompetitionCard {
   matchDay: number | null;
   hasSelection: boolean;
   currentSelection: string | null;
+  /** The member may not pick now (the stats view's selection_status): the card shows Selection Closed. */
   selectionClosed: boolean;
   eliminated: boolean;
   membershipStatus: string;
@@ -189,11 +196,10 @@ interface MyRow {
   current_selection: string | null;
   selection_status: string | null;
   membership_status: string | null;
-  selection_closed: boolean | null;
 }
 
 export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
-  const { page, offset } = pageWindow(requestedPage);
+  const { page, offset } = pageWindow(requestedPage, PAGE_SIZE);
   return db.asUser(userId, async (tx) => {
     const [counts, rows] = await Promise.all([
       tx<{ total: number; active: number }[]>`
@@ -203,8 +209,7 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
          where v.user_id = ${userId} and v.competition_type <> 'scout'`,
       tx<MyRow[]>`
         select v.competition_id, v.competition, v.competition_type, v.league, v.season, v.current_match_day,
-               v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status,
-               public.matchday_closed(v.league, v.season, v.current_match_day) as selection_closed
+               v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status
           from public.user_competition_stats_view v
          where ${myWhere(tx, userId, f)}
          order by v.competition_status asc, v.competition asc, v.competition_id asc
@@ -221,13 +226,13 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
         matchDay: r.current_match_day ?? r.joined_match_day ?? null,
         hasSelection: Boolean(r.has_selection),
         currentSelection: r.current_selection,
-        selectionClosed: Boolean(r.selection_closed) || r.selection_status === "closed",
+        selectionClosed: r.selection_status === "closed",
         eliminated: r.competition_type === "knockout" && (r.membership_status === "eliminated" || r.selection_status === "eliminated"),
         membershipStatus: r.membership_status ?? "active",
       })),
       total,
       page,
-      pageCount: pageCountOf(total),
+      pageCount: pageCount(total, PAGE_SIZE),
       noActive: (counts[0]?.active ?? 0) === 0,
     };
   });

@@ -25,6 +25,7 @@ export interface RegisteredCompetition {
   goalsAgainst: number;
   points: number;
   currentSelection: string | null;
+  /** active = the player may pick now; decided in SQL (user_competition_stats_view.selection_status). */
   selectionStatus: "active" | "eliminated" | "closed";
   selectionDeadline: string | null;
 }
@@ -34,6 +35,7 @@ export interface PrivateCompetition {
   name: string;
   playerCount: number;
   status: "active" | "inactive";
+  /** As the rule stands now (public.registration_state), not the stored status. */
   registrationStatus: "open" | "closed" | "completed";
   registrationKey: string | null;
 }
@@ -87,7 +89,8 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
           from public.competitions c
-         where c.registration_status = 'open' and c.type <> 'scout' and c.status = 'active'
+         where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
+           and public.registration_state(c.id) = 'open'
          order by c.start_date, c.first_kickoff_time nulls last, c.name
          limit ${UPCOMING_LIMIT}`,
       tx<RegisteredRow[]>`
@@ -98,7 +101,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
       tx<PrivateRow[]>`
-        select c.id, c.name, c.player_count, c.status, c.registration_status,
+        select c.id, c.name, c.player_count, c.status, public.registration_state(c.id) as registration_status,
                public.competition_registration_key(c.id) as registration_key
           from public.competitions c
          where c.created_by = ${userId} and c.visibility = 'private'
@@ -145,13 +148,15 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
 
 export type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
 
-/** What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). */
+/**
+ * What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). Whether
+ * the player may pick is SQL's selection_status ("active"); this only chooses the words for the other cases:
+ * an ended competition reads Closed, a match day that is not open (deadline passed, or no fixtures yet)
+ * Selection Closed.
+ */
 export function selectionAction(row: RegisteredCompetition): SelectionAction {
-  if (row.membershipStatus === "eliminated" || row.selectionStatus === "eliminated") return { kind: "badge", label: "Eliminated" };
+  if (row.selectionStatus === "eliminated") return { kind: "badge", label: "Eliminated" };
+  if (row.selectionStatus === "active") return { kind: row.currentSelection ? "edit" : "select" };
   if (row.competitionStatus !== "active" || row.membershipStatus === "completed") return { kind: "badge", label: "Closed" };
-  // selection_status is "closed" once the deadline has passed (decided in SQL on the request clock).
-  if (!row.selectionDeadline || row.selectionStatus === "closed") {
-    return { kind: "badge", label: "Selection Closed" };
-  }
-  return { kind: row.currentSelection ? "edit" : "select" };
+  return { kind: "badge", label: "Selection Closed" };
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Db } from "~/db.server";
 import type { CsvRowError, FixtureCsvRow } from "~/lib/csv";
 import { ACCESS_DENIED } from "~/admin.server";
-import { dateFormat } from "~/lib/date-format";
+import { formatKickoff } from "~/lib/date-format";
 
 /*
  * Admin fixtures: the results view, result entry, postponement and the CSV upsert. Every call runs as the
@@ -12,7 +12,6 @@ import { dateFormat } from "~/lib/date-format";
  * set_fixture_postponed and upsert_fixtures.
  */
 
-export const DEFAULT_TOTAL_MATCH_DAYS = 38;
 export const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
 
 export interface AdminFixture {
@@ -46,24 +45,6 @@ interface FixtureRow {
   away_score: number | null;
 }
 
-export function formatKickoff(value: Date | string, timeZone: string | null): string {
-  const date = value instanceof Date ? value : new Date(value);
-  const opts: Intl.DateTimeFormatOptions = {
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    timeZoneName: "short",
-  };
-  try {
-    return dateFormat("en-GB", { ...opts, timeZone: timeZone || "UTC" }).format(date);
-  } catch {
-    return dateFormat("en-GB", { ...opts, timeZone: "UTC" }).format(date);
-  }
-}
-
 /**
  * The results section: the match day's fixtures (kickoff order, optionally filtered by team), the default
  * match day (the first one of the league/season with a fixture still pending (postponed ones count as done, as in the match-day advance), else 1), the number of
@@ -89,10 +70,10 @@ export async function loadResults(
          where f.league = ${league} and f.season = ${season} and f.match_day = ${chosen}
            ${team ? tx`and (f.home_team ilike ${like} or f.away_team ilike ${like})` : tx``}
          order by f.kickoff_time, f.id`,
-      tx<{ total: number | null }[]>`
+      tx<{ total: number }[]>`
         select greatest(
                  coalesce((select max(c.total_match_days) from public.competitions c
-                            where c.league = ${league} and c.season = ${season}), ${DEFAULT_TOTAL_MATCH_DAYS}),
+                            where c.league = ${league} and c.season = ${season}), public.default_total_match_days()),
                  coalesce((select max(f.match_day) from public.fixtures f
                             where f.league = ${league} and f.season = ${season}), 1))::int as total`,
       tx<{ team: string }[]>`
@@ -105,7 +86,7 @@ export async function loadResults(
       league,
       season,
       matchDay: mdRows[0]?.match_day ?? 1,
-      totalMatchDays: totalRows[0]?.total ?? DEFAULT_TOTAL_MATCH_DAYS,
+      totalMatchDays: totalRows[0].total,
       team,
       teams: teamRows.map((r) => r.team),
       fixtures: rows.map((r) => ({
@@ -113,7 +94,7 @@ export async function loadResults(
         homeTeam: r.home_team,
         awayTeam: r.away_team,
         kickoffTime: new Date(r.kickoff_time).toISOString(),
-        kickoffText: formatKickoff(r.kickoff_time, opts.timeZone),
+        kickoffText: formatKickoff(r.kickoff_time, opts.timeZone, { full: true }),
         status: r.status,
         homeScore: r.home_score,
         awayScore: r.away_score,

@@ -1,4 +1,5 @@
 import type { Db } from "~/db.server";
+import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
 import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
 import type { CompetitionInfo, KnockoutStanding, SeasonStanding } from "~/models/competition-rows.server";
@@ -22,8 +23,7 @@ export interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
   champion: string | null;
 }
 
-const pageCountOf = (playerCount: number) => Math.max(1, Math.ceil(playerCount / LEADERBOARD_PAGE_SIZE));
-const offsetOf = (page: number) => (Math.max(1, page) - 1) * LEADERBOARD_PAGE_SIZE;
+const offsetOf = (page: number) => pageWindow(page, LEADERBOARD_PAGE_SIZE).offset;
 
 type Rows = readonly Record<string, unknown>[];
 
@@ -39,7 +39,7 @@ function toLeaderboard<Row>(
   return {
     competition,
     page,
-    pageCount: pageCountOf(competition.playerCount),
+    pageCount: pageCount(competition.playerCount, LEADERBOARD_PAGE_SIZE),
     mine: mineRows[0] ? toRow(mineRows[0]) : null,
     rows: pageRows.map(toRow),
   };

@@ -17,28 +17,6 @@ export interface FixtureGroup {
   fixtures: (FixtureRow & { time: string })[];
 }
 
-export function safeTimeZone(zone: string | null | undefined): string {
-  if (!zone) return "UTC";
-  try {
-    dateFormat("en-GB", { timeZone: zone });
-    return zone;
-  } catch {
-    return "UTC";
-  }
-}
-
-export function formatKickoff(iso: string | Date | null, timeZone: string): string {
-  if (!iso) return "TBA";
-  return dateFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).format(new Date(iso));
-}
-
 export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGroup[] {
   const dateFmt = dateFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
   const timeFmt = dateFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" });
@@ -104,8 +82,10 @@ export function currentPickQuery(tx: Tx, competitionId: string, userId: string) 
 export interface TeamSelectionPage {
   competition: { id: string; name: string; type: string; status: string; currentMatchDay: number };
   deadline: string | null;
-  closed: boolean;
-  membership: { status: string; knockedOutOn: number | null } | null;
+  /** Picks may be made for the current match day now (public.selection_open: it has fixtures, deadline ahead). */
+  selectionOpen: boolean;
+  /** selectionStatus: active = this member may pick now (user_competition_stats_view.selection_status). */
+  membership: { status: string; knockedOutOn: number | null; selectionStatus: string } | null;
   currentSelection: string | null;
   eligibleTeams: string[];
   fixtures: FixtureRow[];
@@ -121,14 +101,14 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
       tx`
         select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",
                public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
-               public.matchday_closed(c.league, c.season, c.current_match_day) as closed
+               public.selection_open(c.league, c.season, c.current_match_day) as "selectionOpen"
           from public.competitions c
          where c.id = ${competitionId} and c.type <> 'scout'`,
       currentFixturesQuery(tx, competitionId),
       tx`
-        select us.status, us.knocked_out_on as "knockedOutOn"
-          from public.user_selections us
-         where us.competition_id = ${competitionId} and us.user_id = ${userId}`,
+        select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.selection_status as "selectionStatus"
+          from public.user_competition_stats_view v
+         where v.competition_id = ${competitionId} and v.user_id = ${userId}`,
       currentPickQuery(tx, competitionId, userId),
       tx`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
     ]);
@@ -144,9 +124,13 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
         currentMatchDay: Number(c.currentMatchDay),
       },
       deadline,
-      closed: Boolean(c.closed),
+      selectionOpen: Boolean(c.selectionOpen),
       membership: membershipRows[0]
-        ? { status: String(membershipRows[0].status), knockedOutOn: (membershipRows[0].knockedOutOn as number | null) ?? null }
+        ? {
+            status: String(membershipRows[0].status),
+            knockedOutOn: (membershipRows[0].knockedOutOn as number | null) ?? null,
+            selectionStatus: String(membershipRows[0].selectionStatus),
+          }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
       eligibleTeams: eligibleRows.map((r) => String(r.team)),

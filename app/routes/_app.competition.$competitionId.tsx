@@ -33,7 +33,9 @@ import {
 } from "~/models/competition-detail.server";
 import { joinMessage, unregisterMessage } from "~/lib/membership-messages";
 import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
-import { formatKickoff, groupFixtures, safeTimeZone } from "~/models/selections.server";
+import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+import { pageCount } from "~/lib/paging";
+import { groupFixtures } from "~/models/selections.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
@@ -72,9 +74,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const requested = url.searchParams.get("tab") as TabId | null;
   const tab: TabId = requested && available.includes(requested) ? requested : "overview";
 
-  const registrationOpen = c.registrationStatus === "open" && c.status === "active";
+  // Both rules are decided in SQL (registration_state, selection_open / the stats view's selection_status).
+  const registrationOpen = c.registrationStatus === "open";
   const eliminated = membership?.status === "eliminated";
-  const canSelect = isMember && membership.status === "active" && c.status === "active" && !detail.closed;
+  const canSelect = membership?.selectionStatus === "active";
   const teams = detail.fixtures.flatMap((f) => [f.homeTeam, f.awayTeam]).sort((a, b) => a.localeCompare(b));
 
   return {
@@ -85,7 +88,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     isMember,
     membershipStatus: membership?.status ?? null,
     currentSelection: detail.currentSelection,
-    closed: detail.closed,
+    closed: !c.selectionOpen,
     eliminated,
     canRegister: !isMember && registrationOpen,
     canUnregister: isMember && registrationOpen,
@@ -103,7 +106,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     })),
     players: detail.players,
     playersPage,
-    playersPageCount: Math.max(1, Math.ceil(c.playerCount / PLAYERS_PAGE_SIZE)),
+    playersPageCount: pageCount(c.playerCount, PLAYERS_PAGE_SIZE),
     seasonStandings: detail.seasonStandings,
     knockoutStandings: detail.knockoutStandings,
     groups: groupFixtures(detail.fixtures, timeZone),

@@ -9,7 +9,7 @@ import { Pager, pageFrom } from "~/components/Pager";
 import { RegistrationKeyDialog, type JoinActionData } from "~/components/RegistrationKeyDialog";
 import { LIST_FILTER_FIELDS, listFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
-import { CREATE_LEAGUES, CREATE_SEASONS, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
+import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPE_VALUES, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { joinMessage } from "~/lib/membership-messages";
 import { startDateField, todayIn } from "~/lib/validation";
 import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
@@ -71,7 +71,7 @@ function createPrivateSchema(today: string, isAdmin: boolean) {
   return z
     .object({
       name: required.max(100, "Competition name must be at most 100 characters."),
-      type: isAdmin ? z.enum(["knockout", "season"], { error: REQUIRED }) : z.any(),
+      type: isAdmin ? z.enum(CREATE_TYPE_VALUES, { error: REQUIRED }) : z.any(),
       league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
       season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
       startDate: startDateField(today),

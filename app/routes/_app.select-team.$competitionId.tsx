@@ -5,13 +5,8 @@ import { CompetitionErrorBoundary, competitionNotFound } from "~/components/Comp
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
-import {
-  getTeamSelectionPage,
-  groupFixtures,
-  safeTimeZone,
-  saveTeamSelection,
-  selectionRefusalReason,
-} from "~/models/selections.server";
+import { safeTimeZone } from "~/lib/date-format";
+import { getTeamSelectionPage, groupFixtures, saveTeamSelection, selectionRefusalReason } from "~/models/selections.server";
 import { requireUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
@@ -35,13 +30,14 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const timeZone = safeTimeZone(user.timeZone);
   const member = page.membership;
   const eliminated = member?.status === "eliminated";
-  const canPick = !!member && member.status === "active" && page.competition.status === "active" && !page.closed;
+  // Decided in SQL: the stats view's selection_status is "active" exactly when this member may pick now.
+  const canPick = member?.selectionStatus === "active";
   const selectable = canPick ? page.eligibleTeams.filter((t) => t !== page.currentSelection) : [];
   const confirm = url.searchParams.get("confirm");
   return {
     competition: page.competition,
     currentSelection: page.currentSelection,
-    closed: page.closed,
+    closed: !page.selectionOpen,
     eliminated,
     isMember: !!member,
     selectable,

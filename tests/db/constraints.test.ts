@@ -2,8 +2,10 @@
  * Constraints and the invariants kept by triggers: enum values, uniqueness, player_count, matchdays,
  * registration keys and pick/fixture consistency.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { connect, errorCode, useTestDatabase } from "../support/pg";
+import { itOnRealPostgres } from "../support/real-postgres";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 
@@ -16,24 +18,13 @@ let fixtureIds: Record<string, string> = {};
 const SPARE_ACCOUNT = "00000000-0000-4000-8000-0000000000a1";
 
 async function newPlayer(username: string): Promise<string> {
-  const [{ id }] = await db.sql<{ id: string }[]>`
-    insert into account.accounts (email, password_hash) values (${`${username.toLowerCase()}@example.test`}, 'x') returning id`;
-  await db.sql`insert into public.profiles (id, username, date_of_birth, gender) values (${id}, ${username}, '1985-01-01', 'male')`;
-  return id;
+  return (await createPlayer(db.sql, { username, dateOfBirth: "1985-01-01", gender: "male" })).id;
 }
 
 async function newCompetition(name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const row = {
-    name,
-    type: "knockout",
-    league: LEAGUE,
-    season: SEASON,
-    start_date: "2026-04-01",
-    start_match_day: 1,
-    current_match_day: 1,
-    ...extra,
-  };
-  const [{ id }] = await db.sql<{ id: string }[]>`insert into public.competitions ${db.sql(row)} returning id`;
+  const { id } = await createCompetition(db.sql, {
+    name, league: LEAGUE, season: SEASON, startDate: "2026-04-01", startMatchDay: 1, columns: extra,
+  });
   return id;
 }
 
@@ -45,12 +36,11 @@ beforeAll(async () => {
   players = [];
   await db.sql`insert into account.accounts (id, email, password_hash) values (${SPARE_ACCOUNT}, 'spare@example.test', 'x')`;
   for (let i = 0; i < 24; i++) players.push(await newPlayer(`Player${i}`));
-  const rows = await db.sql<{ id: string; home_team: string }[]>`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team) values
-      (${LEAGUE}, ${SEASON}, 1, ${KICKOFF}, 'Lions', 'Tigers'),
-      (${LEAGUE}, ${SEASON}, 1, ${new Date(KICKOFF.getTime() + 3 * 3_600_000)}, 'Bears', 'Wolves'),
-      (${LEAGUE}, ${SEASON}, 2, ${new Date(KICKOFF.getTime() + 7 * 86_400_000)}, 'Tigers', 'Bears')
-    returning id, home_team`;
+  const rows = await createFixtures(db.sql, LEAGUE, SEASON, [
+    { matchDay: 1, kickoff: KICKOFF, home: "Lions", away: "Tigers" },
+    { matchDay: 1, kickoff: new Date(KICKOFF.getTime() + 3 * 3_600_000), home: "Bears", away: "Wolves" },
+    { matchDay: 2, kickoff: new Date(KICKOFF.getTime() + 7 * 86_400_000), home: "Tigers", away: "Bears" },
+  ]);
   fixtureIds = Object.fromEntries(rows.map((r) => [r.home_team, r.id]));
 });
 
@@ -226,7 +216,7 @@ describe("player_count", () => {
 
   // PGlite's socket server multiplexes connections onto one session message by message, so concurrent
   // clients outside a transaction can interleave their extended-protocol messages: a real server is needed.
-  it.skipIf(inject("dbKind") === "pglite")("stays exact when many players join at the same time (real PostgreSQL only)", async () => {
+  itOnRealPostgres("stays exact when many players join at the same time (real PostgreSQL only)", async () => {
     const competition = await newCompetition("Rush");
     const joiners = players.slice(0, 20);
     const clients = joiners.map(() => connect(db.url, { max: 1 }));
@@ -299,16 +289,22 @@ describe("matchdays", () => {
     expect(none).toBeNull();
   });
 
-  it("says a match day is closed from its deadline on, on the request clock, and never while it has no fixtures", async () => {
+  it("says a match day is closed from its deadline on, on the request clock, and while it has no fixtures", async () => {
     const deadline = KICKOFF.getTime() - 3_600_000;
-    const closedAt = async (at: number, matchDay = 1) =>
+    const at = async (time: number, matchDay = 1) =>
       db.sql.begin(async (tx) => {
-        await tx`select set_config('app.now', ${new Date(at).toISOString()}, true)`;
-        return (await tx`select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed`)[0].closed;
+        await tx`select set_config('app.now', ${new Date(time).toISOString()}, true)`;
+        return (await tx`
+          select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed,
+                 public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, ${matchDay}) as passed`)[0];
       });
-    expect(await closedAt(deadline - 60_000)).toBe(false);
-    expect(await closedAt(deadline)).toBe(true);
-    expect(await closedAt(deadline + 60_000, 30)).toBe(false);
+    expect(await at(deadline - 60_000)).toEqual({ closed: false, passed: false });
+    expect(await at(deadline)).toEqual({ closed: true, passed: true });
+    // Match day 30 has no fixtures (deadline TBA). matchday_closed used to say false here ("open"), while
+    // save_team_selection refused picks: decided in 20261123300000 (decision 011) that nothing to pick means
+    // closed, so matchday_closed = not selection_open is true. The deadline itself has not passed: picks stay
+    // hidden and a competition starting on it keeps its registration open (matchday_deadline_passed).
+    expect(await at(deadline + 60_000, 30)).toEqual({ closed: true, passed: false });
   });
 });
 

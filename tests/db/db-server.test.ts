@@ -4,7 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type postgres from "postgres";
+import { createHash } from "node:crypto";
 import { createDb, type Tx } from "~/db.server";
+import { createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -13,18 +15,13 @@ let bob: string;
 
 beforeAll(async () => {
   db = await useTestDatabase();
-  const [a] = await db.sql`insert into account.accounts (email, password_hash) values ('alice@db.test', 'x') returning id`;
-  const [b] = await db.sql`insert into account.accounts (email, password_hash) values ('bob@db.test', 'x') returning id`;
-  alice = a.id;
-  bob = b.id;
-  await db.sql`insert into public.profiles (id, username, date_of_birth, gender) values (${alice}, 'AliceDb', '1990-01-01', 'female'), (${bob}, 'BobDb', '1990-01-01', 'male')`;
+  alice = (await createPlayer(db.sql, { username: "AliceDb", email: "alice@db.test", gender: "female" })).id;
+  bob = (await createPlayer(db.sql, { username: "BobDb", email: "bob@db.test", gender: "male" })).id;
 });
 
 afterAll(async () => {
   await db?.close();
 });
-
-import { createHash } from "node:crypto";
 
 /** A session row for the user (as login would write it) and its hash, the cookie token's SHA-256. */
 async function sessionOf(userId: string, expires = new Date("2099-01-01T00:00:00Z")): Promise<string> {

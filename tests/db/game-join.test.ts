@@ -2,8 +2,10 @@
  * Joining, leaving and creating competitions through the SQL API: join_competition, unregister_competition
  * and create_private_competition, with their answer codes and validation messages.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, addPick, createAccount, createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { asUser, connect, errorCode, useTestDatabase } from "../support/pg";
+import { itOnRealPostgres } from "../support/real-postgres";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 
@@ -24,25 +26,17 @@ let scout: string;
 let inactive: string;
 
 async function accountOnly(email: string): Promise<string> {
-  const [{ id }] = await db.sql<{ id: string }[]>`
-    insert into account.accounts (email, password_hash) values (${email}, 'x') returning id`;
-  return id;
+  return (await createAccount(db.sql, { email })).id;
 }
 
-async function player(username: string, role = "player"): Promise<string> {
-  const id = await accountOnly(`${username.toLowerCase()}@example.test`);
-  await db.sql`
-    insert into public.profiles (id, username, date_of_birth, gender, role)
-    values (${id}, ${username}, '1990-01-01', 'male', ${role})`;
-  return id;
+async function player(username: string, role: "player" | "admin" = "player"): Promise<string> {
+  return (await createPlayer(db.sql, { username, role, gender: "male" })).id;
 }
 
 async function competition(name: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const row = {
-    name, type: "knockout", league: LEAGUE, season: SEASON, start_date: "2026-06-01", start_match_day: 3,
-    current_match_day: 3, created_by: ids.admin, ...extra,
-  };
-  const [{ id }] = await db.sql<{ id: string }[]>`insert into public.competitions ${db.sql(row)} returning id`;
+  const { id } = await createCompetition(db.sql, {
+    name, league: LEAGUE, season: SEASON, startDate: "2026-06-01", startMatchDay: 3, createdBy: ids.admin, columns: extra,
+  });
   return id;
 }
 
@@ -71,12 +65,12 @@ beforeAll(async () => {
   ids.racer = await player("Racer");
   ids.ghost = await accountOnly("ghost@example.test");
 
-  await db.sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team) values
-      (${LEAGUE}, ${SEASON}, 3, ${K3}, 'Arsenal', 'Chelsea'),
-      (${LEAGUE}, ${SEASON}, 4, ${new Date(K3.getTime() + 7 * DAY)}, 'Chelsea', 'Fulham'),
-      ('La Liga', '2024/25', 5, ${new Date(K3.getTime() + 2 * DAY)}, 'Sevilla', 'Betis'),
-      (${LEAGUE}, ${SEASON}, 1, ${new Date(K3.getTime() - 14 * DAY)}, 'Arsenal', 'Fulham')`;
+  await createFixtures(db.sql, LEAGUE, SEASON, [
+    { matchDay: 3, kickoff: K3, home: "Arsenal", away: "Chelsea" },
+    { matchDay: 4, kickoff: new Date(K3.getTime() + 7 * DAY), home: "Chelsea", away: "Fulham" },
+    { matchDay: 1, kickoff: new Date(K3.getTime() - 14 * DAY), home: "Arsenal", away: "Fulham" },
+  ]);
+  await createFixtures(db.sql, "La Liga", "2024/25", [{ matchDay: 5, kickoff: new Date(K3.getTime() + 2 * DAY), home: "Sevilla", away: "Betis" }]);
 
   open = await competition("Open Knockout");
   privateComp = await competition("Private Knockout", { visibility: "private", created_by: ids.alice });
@@ -149,7 +143,7 @@ describe("join_competition", () => {
     expect(await members(open)).toEqual({ player_count: 1, n: 1 });
   });
 
-  it.skipIf(inject("dbKind") === "pglite")(
+  itOnRealPostgres(
     "gives one membership for 20 simultaneous joins of one player (real PostgreSQL only)",
     async () => {
       const rush = await competition("Rush Knockout");
@@ -177,7 +171,7 @@ describe("join_competition", () => {
 });
 
 describe("concurrency", () => {
-  it.skipIf(inject("dbKind") === "pglite")(
+  itOnRealPostgres(
     "runs joins, leaves, saves and result entry at the same time without deadlocks (real PostgreSQL only)",
     async () => {
       const mixed = await competition("Mixed Season", { type: "season" });
@@ -188,13 +182,9 @@ describe("concurrency", () => {
       const come: string[] = [];
       for (let i = 0; i < 4; i++) come.push(await player(`Joiner${i}`));
       for (const id of [...stay, ...go, old]) {
-        await db.sql`insert into public.user_selections (user_id, competition_id, league, season, match_day)
-                     values (${id}, ${mixed}, ${LEAGUE}, ${SEASON}, 3)`;
+        await addMember(db.sql, mixed, id, { matchDay: 3 });
         // An old pick on match day 1, re-scored by the result entry below.
-        await db.sql`
-          insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-          select ${id}, ${mixed}, 1, f.id, 'Arsenal', 'home_win' from public.fixtures f
-           where f.league = ${LEAGUE} and f.season = ${SEASON} and f.match_day = 1`;
+        await addPick(db.sql, { userId: id, competitionId: mixed, matchDay: 1, team: "Arsenal" });
       }
       const resultEntry = (home: number, away: number) => (c: ReturnType<typeof connect>) => c`
         update public.fixtures
@@ -241,10 +231,7 @@ describe("concurrency", () => {
 describe("unregister_competition", () => {
   it("deletes the membership and its picks, and uncounts the player", async () => {
     expect(await joinAs(ids.carol, open)).toBe("joined");
-    await db.sql`
-      insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-      select ${ids.carol}, ${open}, 3, f.id, 'Chelsea', 'away_win' from public.fixtures f
-       where f.league = ${LEAGUE} and f.season = ${SEASON} and f.match_day = 3`;
+    await addPick(db.sql, { userId: ids.carol, competitionId: open, matchDay: 3, team: "Chelsea" });
     expect(await members(open)).toEqual({ player_count: 2, n: 2 });
     expect(await leaveAs(ids.carol, open)).toBe("unregistered");
     expect(await members(open)).toEqual({ player_count: 1, n: 1 });
@@ -259,9 +246,7 @@ describe("unregister_competition", () => {
   });
 
   it("answers registration_closed when registration is closed or its deadline passed", async () => {
-    await db.sql`
-      insert into public.user_selections (user_id, competition_id, league, season, match_day)
-      values (${ids.carol}, ${closed}, ${LEAGUE}, ${SEASON}, 3)`;
+    await addMember(db.sql, closed, ids.carol, { matchDay: 3 });
     expect(await leaveAs(ids.carol, closed)).toBe("registration_closed");
     expect(await leaveAs(ids.bob, open, LATE)).toBe("registration_closed");
     expect(await members(closed)).toEqual({ player_count: 1, n: 1 });
@@ -365,7 +350,7 @@ describe("create_private_competition", () => {
     expect((await failure(ids.ghost, ["Ghost League", null, null, null, "2026-06-03", 3]))[0]).toBe("42501");
   });
 
-  it.skipIf(inject("dbKind") === "pglite")(
+  itOnRealPostgres(
     "reports a concurrent duplicate with the same message (real PostgreSQL only)",
     async () => {
       const clients = Array.from({ length: 6 }, () => connect(db.url, { max: 1 }));

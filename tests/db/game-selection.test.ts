@@ -3,8 +3,10 @@
  * set_player_selection, hidden picks (table and views) and the registration key. Every call runs as role
  * authenticated with the application clock moved around the match day's deadline.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { asUser, connect, errorCode, useTestDatabase } from "../support/pg";
+import { itOnRealPostgres } from "../support/real-postgres";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 
@@ -22,38 +24,25 @@ let knockout: string;
 let season: string;
 let ko2: string;
 
-async function player(username: string, role = "player"): Promise<string> {
-  const [{ id }] = await db.sql<{ id: string }[]>`
-    insert into account.accounts (email, password_hash) values (${`${username.toLowerCase()}@example.test`}, 'x') returning id`;
-  await db.sql`
-    insert into public.profiles (id, username, date_of_birth, gender, role)
-    values (${id}, ${username}, '1990-01-01', 'female', ${role})`;
+async function player(username: string, role: "player" | "admin" = "player"): Promise<string> {
+  return (await createPlayer(db.sql, { username, role, gender: "female" })).id;
+}
+
+async function competition(name: string, type: "knockout" | "season", extra: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await createCompetition(db.sql, {
+    name, type, league: LEAGUE, season: SEASON, startDate: "2026-05-01", startMatchDay: 1, currentMatchDay: 2,
+    registrationStatus: "closed", columns: extra,
+  });
   return id;
 }
 
-async function competition(name: string, type: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const row = {
-    name, type, league: LEAGUE, season: SEASON, start_date: "2026-05-01", start_match_day: 1, current_match_day: 2,
-    registration_status: "closed", ...extra,
-  };
-  const [{ id }] = await db.sql<{ id: string }[]>`insert into public.competitions ${db.sql(row)} returning id`;
-  return id;
-}
-
-async function join(userId: string, competitionId: string, status = "active") {
-  await db.sql`
-    insert into public.user_selections (user_id, competition_id, league, season, match_day, status, knocked_out_on)
-    values (${userId}, ${competitionId}, ${LEAGUE}, ${SEASON}, 1, ${status}, ${status === "eliminated" ? 1 : null})`;
+async function join(userId: string, competitionId: string, status: "active" | "eliminated" = "active") {
+  await addMember(db.sql, competitionId, userId, { matchDay: 1, ...(status === "eliminated" ? { knockedOutOn: 1 } : {}) });
 }
 
 /** A pick written by the owner connection (history). */
 async function pick(userId: string, competitionId: string, matchDay: number, team: string) {
-  await db.sql`
-    insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-    select ${userId}, ${competitionId}, ${matchDay}, f.id, ${team}, 'home_win'
-      from public.fixtures f
-     where f.league = ${LEAGUE} and f.season = ${SEASON} and f.match_day = ${matchDay}
-       and ${team} in (f.home_team, f.away_team)`;
+  await addPick(db.sql, { userId, competitionId, matchDay, team });
 }
 
 const eligible = async (caller: string | null, competitionId: string, userId: string, now = BEFORE) =>
@@ -81,13 +70,13 @@ beforeAll(async () => {
   ids.dave = await player("Dave");
   ids.admin = await player("Admin", "admin");
 
-  await db.sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team, status) values
-      (${LEAGUE}, ${SEASON}, 1, ${K1}, 'Reds', 'Blues', 'pending'),
-      (${LEAGUE}, ${SEASON}, 1, ${new Date(K1.getTime() + 2 * HOUR)}, 'Greens', 'Whites', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${K2}, 'Blues', 'Greens', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${new Date(K2.getTime() + 2 * HOUR)}, 'Reds', 'Whites', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${new Date(K2.getTime() + 3 * HOUR)}, 'Golds', 'Silvers', 'postponed')`;
+  await createFixtures(db.sql, LEAGUE, SEASON, [
+    { matchDay: 1, kickoff: K1, home: "Reds", away: "Blues" },
+    { matchDay: 1, kickoff: new Date(K1.getTime() + 2 * HOUR), home: "Greens", away: "Whites" },
+    { matchDay: 2, kickoff: K2, home: "Blues", away: "Greens" },
+    { matchDay: 2, kickoff: new Date(K2.getTime() + 2 * HOUR), home: "Reds", away: "Whites" },
+    { matchDay: 2, kickoff: new Date(K2.getTime() + 3 * HOUR), home: "Golds", away: "Silvers", status: "postponed" },
+  ]);
 
   knockout = await competition("Alice's Survivors", "knockout", { visibility: "private", created_by: ids.alice });
   season = await competition("Open Season", "season", { created_by: ids.admin });
@@ -197,7 +186,7 @@ describe("save_team_selection", () => {
     expect(code).toBe("42501");
   });
 
-  it.skipIf(inject("dbKind") === "pglite")(
+  itOnRealPostgres(
     "serialises concurrent saves of one knockout player (real PostgreSQL only)",
     async () => {
       const clients = ["Blues", "Greens", "Reds", "Whites"].map(() => connect(db.url, { max: 1 }));

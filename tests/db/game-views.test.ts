@@ -3,6 +3,7 @@
  * and a corrected result), and the order and statuses of knockout_leaderboard_view.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { asUser, useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -21,38 +22,25 @@ let season: string;
 let knockout: string;
 
 async function player(username: string): Promise<string> {
-  const [{ id }] = await db.sql<{ id: string }[]>`
-    insert into account.accounts (email, password_hash) values (${`${username.toLowerCase()}@example.test`}, 'x') returning id`;
-  await db.sql`
-    insert into public.profiles (id, username, date_of_birth, gender) values (${id}, ${username}, '1990-01-01', 'female')`;
+  const { id } = await createPlayer(db.sql, { username, gender: "female" });
   ids[username] = id;
   return id;
 }
 
-async function competition(name: string, type: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const row = {
-    name, type, league: LEAGUE, season: SEASON, start_date: "2026-07-30", start_match_day: 1, current_match_day: 3,
-    registration_status: "closed", ...extra,
-  };
-  const [{ id }] = await db.sql<{ id: string }[]>`insert into public.competitions ${db.sql(row)} returning id`;
+async function competition(name: string, type: "knockout" | "season", extra: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await createCompetition(db.sql, {
+    name, type, league: LEAGUE, season: SEASON, startDate: "2026-07-30", startMatchDay: 1, currentMatchDay: 3,
+    registrationStatus: "closed", columns: extra,
+  });
   return id;
 }
 
 async function member(username: string, competitionId: string, knockedOutOn: number | null = null) {
-  await db.sql`
-    insert into public.user_selections (user_id, competition_id, league, season, match_day, status, knocked_out_on)
-    values (${ids[username]}, ${competitionId}, ${LEAGUE}, ${SEASON}, 1,
-            ${knockedOutOn === null ? "active" : "eliminated"}, ${knockedOutOn})`;
+  await addMember(db.sql, competitionId, ids[username], { matchDay: 1, ...(knockedOutOn === null ? {} : { knockedOutOn }) });
 }
 
 async function pick(username: string, competitionId: string, matchDay: number, team: string) {
-  const result = await db.sql`
-    insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-    select ${ids[username]}, ${competitionId}, ${matchDay}, f.id, ${team}, 'home_win'
-      from public.fixtures f
-     where f.league = ${LEAGUE} and f.season = ${SEASON} and f.match_day = ${matchDay}
-       and ${team} in (f.home_team, f.away_team)`;
-  expect(result.count).toBe(1);
+  expect(await addPick(db.sql, { userId: ids[username], competitionId, matchDay, team })).toBe(1);
 }
 
 async function result(home: string, matchDay: number, homeScore: number, awayScore: number) {
@@ -77,15 +65,15 @@ beforeAll(async () => {
   db = await useTestDatabase();
   for (const name of ["Pia", "Quinn", "Remy", "Sol", "Tess", "Amy", "bob", "zed", "Cat", "dan", "Eve"]) await player(name);
 
-  await db.sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team, status) values
-      (${LEAGUE}, ${SEASON}, 1, ${K1}, 'A', 'B', 'pending'),
-      (${LEAGUE}, ${SEASON}, 1, ${K1}, 'C', 'D', 'pending'),
-      (${LEAGUE}, ${SEASON}, 1, ${K1}, 'G', 'H', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${K2}, 'A', 'C', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${K2}, 'B', 'D', 'pending'),
-      (${LEAGUE}, ${SEASON}, 2, ${K2}, 'K', 'L', 'pending'),
-      (${LEAGUE}, ${SEASON}, 3, ${K3}, 'A', 'D', 'pending')`;
+  await createFixtures(db.sql, LEAGUE, SEASON, [
+    { matchDay: 1, kickoff: K1, home: "A", away: "B" },
+    { matchDay: 1, kickoff: K1, home: "C", away: "D" },
+    { matchDay: 1, kickoff: K1, home: "G", away: "H" },
+    { matchDay: 2, kickoff: K2, home: "A", away: "C" },
+    { matchDay: 2, kickoff: K2, home: "B", away: "D" },
+    { matchDay: 2, kickoff: K2, home: "K", away: "L" },
+    { matchDay: 3, kickoff: K3, home: "A", away: "D" },
+  ]);
 
   season = await competition("Season Standings", "season");
   for (const name of ["Pia", "Quinn", "Remy", "Sol", "Tess"]) await member(name, season);

@@ -4,6 +4,7 @@
  * own calendar day (one home: the profiles trigger).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount } from "../support/factories";
 import { asUser, useTestDatabase } from "../support/pg";
 import { kickoff, SEASON, World, type TestDb } from "./results-support";
 
@@ -102,8 +103,7 @@ describe("18+ on the player's own calendar day", () => {
   // 2026-11-23T12:00Z is already 2026-11-24 in Pacific/Kiritimati (UTC+14) but still 2026-11-23 in UTC.
   const NOW = new Date("2026-11-23T12:00:00Z");
   async function saveProfile(username: string, dateOfBirth: string, timeZone: string) {
-    const [{ id }] = await db.sql<{ id: string }[]>`
-      insert into account.accounts (email, password_hash) values (${`${username}@example.test`}, 'x') returning id`;
+    const { id } = await createAccount(db.sql, { email: `${username}@example.test` });
     return asUser(db.sql, id, (tx) => tx`
       insert into public.profiles (id, username, date_of_birth, gender, time_zone)
       values (${id}, ${username}, ${dateOfBirth}, 'female', ${timeZone})`, { now: NOW });

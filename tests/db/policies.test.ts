@@ -3,6 +3,7 @@
  * auth.uid() set (the server's player path), with the application clock moved where the rule depends on time.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addMember, addPick, createAccount, createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { asUser, errorCode, useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -21,55 +22,45 @@ let publicCompetitionId: string;
 let privateKey: string;
 
 async function account(email: string): Promise<string> {
-  const [row] = await db.sql<{ id: string }[]>`
-    insert into account.accounts (email, password_hash) values (${email}, 'x') returning id`;
-  return row.id;
+  return (await createAccount(db.sql, { email })).id;
 }
 
-async function profile(id: string, username: string, role = "player") {
-  await db.sql`
-    insert into public.profiles (id, username, date_of_birth, gender, time_zone, role)
-    values (${id}, ${username}, '1990-05-01', 'female', 'Europe/London', ${role})`;
+/** A player with a profile (London time, born 1990-05-01). */
+async function player(name: "alice" | "bob" | "carol" | "admin", username: string, role: "player" | "admin" = "player") {
+  ids[name] = (await createPlayer(db.sql, {
+    username, role, email: `${name}@example.test`, dateOfBirth: "1990-05-01", gender: "female", timeZone: "Europe/London",
+  })).id;
 }
 
 beforeAll(async () => {
   db = await useTestDatabase();
-  for (const name of ["alice", "bob", "carol", "admin", "newbie"] as const) ids[name] = await account(`${name}@example.test`);
-  await profile(ids.alice, "Alice");
-  await profile(ids.bob, "Bob");
-  await profile(ids.carol, "Carol");
-  await profile(ids.admin, "Admin", "admin");
+  await player("alice", "Alice");
+  await player("bob", "Bob");
+  await player("carol", "Carol");
+  await player("admin", "Admin", "admin");
+  ids.newbie = await account("newbie@example.test");
 
-  await db.sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team) values
-      (${LEAGUE}, ${SEASON}, 1, ${KICKOFF}, 'Reds', 'Blues'),
-      (${LEAGUE}, ${SEASON}, 1, ${new Date(KICKOFF.getTime() + 2 * 3_600_000)}, 'Greens', 'Whites'),
-      (${LEAGUE}, ${SEASON}, 2, ${new Date(KICKOFF.getTime() + 7 * 86_400_000)}, 'Blues', 'Greens')`;
+  await createFixtures(db.sql, LEAGUE, SEASON, [
+    { matchDay: 1, kickoff: KICKOFF, home: "Reds", away: "Blues" },
+    { matchDay: 1, kickoff: new Date(KICKOFF.getTime() + 2 * 3_600_000), home: "Greens", away: "Whites" },
+    { matchDay: 2, kickoff: new Date(KICKOFF.getTime() + 7 * 86_400_000), home: "Blues", away: "Greens" },
+  ]);
 
-  const [priv] = await db.sql<{ id: string }[]>`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, visibility, created_by)
-    values ('Alice''s mates', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, 'private', ${ids.alice})
-    returning id`;
+  const competition = { league: LEAGUE, season: SEASON, startDate: "2026-03-01", startMatchDay: 1 };
+  const priv = await createCompetition(db.sql, {
+    ...competition, name: "Alice's mates", type: "knockout", visibility: "private", createdBy: ids.alice,
+  });
   privateCompetitionId = priv.id;
-  const [pub] = await db.sql<{ id: string }[]>`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, created_by)
-    values ('Open Season', 'season', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.admin})
-    returning id`;
+  privateKey = priv.registrationKey!;
+  const pub = await createCompetition(db.sql, { ...competition, name: "Open Season", type: "season", createdBy: ids.admin });
   publicCompetitionId = pub.id;
-  const [{ registration_key }] = await db.sql`select registration_key from public.competitions where id = ${privateCompetitionId}`;
-  privateKey = registration_key;
 
   // Alice and Bob are members of the private competition and have picked for match day 1; Carol is not a member.
-  await db.sql`
-    insert into public.user_selections (user_id, competition_id, league, season, match_day)
-    values (${ids.alice}, ${privateCompetitionId}, ${LEAGUE}, ${SEASON}, 1),
-           (${ids.bob}, ${privateCompetitionId}, ${LEAGUE}, ${SEASON}, 1),
-           (${ids.carol}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`;
-  await db.sql`
-    insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-    select u, ${privateCompetitionId}::uuid, 1, f.id, t, 'home_win'
-      from (values (${ids.alice}::uuid, 'Reds'), (${ids.bob}::uuid, 'Whites')) as v(u, t)
-      join public.fixtures f on f.league = ${LEAGUE} and f.match_day = 1 and t in (f.home_team, f.away_team)`;
+  await addMember(db.sql, privateCompetitionId, ids.alice, { matchDay: 1 });
+  await addMember(db.sql, privateCompetitionId, ids.bob, { matchDay: 1 });
+  await addMember(db.sql, publicCompetitionId, ids.carol, { matchDay: 1 });
+  await addPick(db.sql, { userId: ids.alice, competitionId: privateCompetitionId, matchDay: 1, team: "Reds" });
+  await addPick(db.sql, { userId: ids.bob, competitionId: privateCompetitionId, matchDay: 1, team: "Whites" });
 });
 
 afterAll(async () => {

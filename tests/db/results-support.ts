@@ -4,6 +4,7 @@
  */
 import type postgres from "postgres";
 import { expect } from "vitest";
+import { addMember, addPick, createCompetition, createLeague, createPlayer, uniqueTag } from "../support/factories";
 import { asUser, useTestDatabase } from "../support/pg";
 
 export type TestDb = Awaited<ReturnType<typeof useTestDatabase>>;
@@ -25,12 +26,7 @@ export class World {
   constructor(public db: TestDb) {}
 
   async player(username: string, role: "player" | "admin" = "player"): Promise<string> {
-    const [{ id }] = await this.db.sql<{ id: string }[]>`
-      insert into account.accounts (email, password_hash) values (${`${username.toLowerCase()}@example.test`}, 'x')
-      returning id`;
-    await this.db.sql`
-      insert into public.profiles (id, username, date_of_birth, gender, role)
-      values (${id}, ${username}, '1990-01-01', 'female', ${role})`;
+    const { id } = await createPlayer(this.db.sql, { username, role, gender: "female" });
     this.ids[username] = id;
     if (role === "admin") this.admin = id;
     return id;
@@ -39,14 +35,8 @@ export class World {
   /** A fresh league with match days 1..days of four pending fixtures each. */
   async league(days = 3): Promise<string> {
     const league = `Results League ${++this.leagues}`;
-    for (let d = 1; d <= days; d++) {
-      for (const [i, home] of HOMES.entries()) {
-        const away = `T${Number(home.slice(1)) + 1}`;
-        await this.db.sql`
-          insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-          values (${league}, ${SEASON}, ${d}, ${new Date(kickoff(d).getTime() + i * HOUR)}, ${home}, ${away})`;
-      }
-    }
+    const pairs = HOMES.map((home) => [home, `T${Number(home.slice(1)) + 1}`] as const);
+    await createLeague(this.db.sql, { league, season: SEASON, matchDays: days, firstKickoff: BASE, pairs });
     return league;
   }
 
@@ -56,28 +46,17 @@ export class World {
     members: string[],
     extra: Record<string, unknown> = {},
   ): Promise<string> {
-    const row = {
-      name: `${type} ${league} ${Math.random().toString(36).slice(2, 8)}`, type, league, season: SEASON,
-      start_date: "2026-07-30", start_match_day: 1, current_match_day: 1, total_match_days: 3,
-      registration_status: "closed", ...extra,
-    };
-    const [{ id }] = await this.db.sql<{ id: string }[]>`insert into public.competitions ${this.db.sql(row)} returning id`;
-    for (const name of members) {
-      await this.db.sql`
-        insert into public.user_selections (user_id, competition_id, league, season, match_day)
-        values (${this.ids[name]}, ${id}, ${league}, ${SEASON}, ${row.start_match_day as number})`;
-    }
+    const { id } = await createCompetition(this.db.sql, {
+      name: `${type} ${league} ${uniqueTag().slice(0, 6)}`, type, league, season: SEASON, startDate: "2026-07-30",
+      startMatchDay: 1, totalMatchDays: 3, registrationStatus: "closed", columns: extra,
+    });
+    const startMatchDay = (extra.start_match_day as number | undefined) ?? 1;
+    for (const name of members) await addMember(this.db.sql, id, this.ids[name], { matchDay: startMatchDay });
     return id;
   }
 
   async pick(competitionId: string, name: string, matchDay: number, team: string) {
-    const result = await this.db.sql`
-      insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-      select ${this.ids[name]}, ${competitionId}, ${matchDay}, f.id, ${team}, 'home_win'
-        from public.fixtures f
-        join public.competitions c on c.id = ${competitionId} and c.league = f.league and c.season = f.season
-       where f.match_day = ${matchDay} and ${team} in (f.home_team, f.away_team)`;
-    expect(result.count).toBe(1);
+    expect(await addPick(this.db.sql, { userId: this.ids[name], competitionId, matchDay, team })).toBe(1);
   }
 
   async fixtureId(league: string, matchDay: number, home: string): Promise<number> {

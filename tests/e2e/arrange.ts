@@ -1,9 +1,11 @@
 /**
- * Arranging game data straight in the database for the game specs (competition detail, leaderboards,
- * selection). Tests run in parallel against one shared database, so every competition made here gets a
- * unique name, and tests that change state make their own competition instead of using a demo one.
+ * Arranging game data straight in the database for the game specs, with the shared factories
+ * (tests/support/factories.ts). Tests run in parallel against one shared database, so every competition made
+ * here gets a unique name, tests that change state make their own competition instead of using a demo one, and
+ * every competition arranged here is removed when its test ends (fixtures.ts removeAfterTest).
  */
-import { db, uniqueName } from "./fixtures";
+import { addMember, createCompetition } from "../support/factories";
+import { db, removeAfterTest, uniqueName } from "./fixtures";
 
 /** The demo data's league and season (scripts/db/seed.ts). */
 export const LEAGUE = "Premier League";
@@ -41,12 +43,21 @@ export async function demoPlayers(n: number) {
 
 export interface CompetitionToArrange {
   /** Start of the unique name, so a failing test's rows are easy to trace back to its spec. */
-  namePrefix: string;
-  type?: "knockout" | "season";
+  namePrefix?: string;
+  /** The exact name instead (callers make it unique, e.g. with uniqueName). */
+  name?: string;
+  type?: "knockout" | "season" | "scout";
   /** Defaults to the current match day. Members join on the start match day. */
   startMatchDay?: number;
+  /**
+   * "today" for a competition the lists must show first: open competitions are listed by start date, and
+   * today is the earliest a new competition can start (the creation forms refuse earlier days). Default: the
+   * day of the start match day's first kickoff.
+   */
+  startDate?: "today";
   status?: "active" | "inactive";
   registrationStatus?: "open" | "closed" | "completed";
+  visibility?: "public" | "private";
   createdBy?: string | null;
   knockoutWinner?: string | null;
   /** User ids to register as members. */
@@ -55,20 +66,26 @@ export interface CompetitionToArrange {
 
 /**
  * A demo-league competition of the test's own, whose current match day is the demo data's, with the given
- * members. Options left out give a knockout that is active, open for registration and has no creator.
+ * members. Options left out give a public knockout that is active, open for registration and has no creator.
  */
 export async function arrangeCompetition(opts: CompetitionToArrange) {
-  const { matchDay } = await currentMatchDay();
+  const { matchDay, firstKickoff } = await currentMatchDay();
   const startMatchDay = opts.startMatchDay ?? matchDay;
-  const [c] = await db()<{ id: string; name: string }[]>`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day,
-                                     status, registration_status, created_by, knockout_winner)
-    values (${uniqueName(opts.namePrefix)}, ${opts.type ?? "knockout"}, ${LEAGUE}, ${SEASON}, current_date,
-            ${startMatchDay}, ${matchDay}, ${opts.status ?? "active"}, ${opts.registrationStatus ?? "open"},
-            ${opts.createdBy ?? null}, ${opts.knockoutWinner ?? null})
-    returning id, name`;
-  for (const uid of opts.members ?? []) {
-    await db()`insert into public.user_selections (user_id, competition_id, match_day) values (${uid}, ${c.id}, ${startMatchDay})`;
-  }
-  return { ...c, matchDay };
+  const c = await createCompetition(db(), {
+    name: opts.name ?? uniqueName(opts.namePrefix ?? "Arranged "),
+    type: opts.type ?? "knockout",
+    league: LEAGUE,
+    season: SEASON,
+    startDate: opts.startDate,
+    startMatchDay,
+    currentMatchDay: matchDay,
+    status: opts.status,
+    registrationStatus: opts.registrationStatus,
+    visibility: opts.visibility,
+    createdBy: opts.createdBy ?? null,
+    knockoutWinner: opts.knockoutWinner ?? null,
+  });
+  removeAfterTest(c);
+  for (const uid of opts.members ?? []) await addMember(db(), c.id, uid, { matchDay: startMatchDay });
+  return { ...c, matchDay, firstKickoff };
 }

@@ -1,6 +1,7 @@
-import { db, expect, logIn, newPlayer, setClock, test, uniqueName } from "./fixtures";
+import { createPlayer } from "../support/factories";
+import { db, expect, setClock, test } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { arrangeCompetition, currentMatchDay, demoPlayers, fixturesOf, userId, type CompetitionToArrange } from "./arrange";
+import { arrangeCompetition, currentMatchDay, demoPlayers, fixturesOf, type CompetitionToArrange } from "./arrange";
 
 /** Competitions of this spec's own (tests change their state); the options' defaults suit the detail page. */
 function createCompetition(opts: Omit<CompetitionToArrange, "namePrefix"> = {}) {
@@ -12,8 +13,8 @@ async function openTab(page: Page, isMobile: boolean, label: string) {
   else await page.getByRole("navigation", { name: "Competition sections" }).getByRole("link", { name: label }).click();
 }
 
-test("tabs live in the URL; My Selections and Manage Selections only when allowed", async ({ page, isMobile }) => {
-  await newPlayer(page);
+test("tabs live in the URL; My Selections and Manage Selections only when allowed", async ({ page, isMobile, loginAs }) => {
+  await loginAs("player");
   const [c] = await db()<{ id: string }[]>`select id from public.competitions where name = 'Premier League Season Challenge'`;
   await page.goto(`/competition/${c.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Premier League Season Challenge" })).toBeVisible();
@@ -54,8 +55,8 @@ test("tabs live in the URL; My Selections and Manage Selections only when allowe
   expect((await page.goto("/competition/nope"))?.status()).toBe(404);
 });
 
-test("register and unregister from the detail page", async ({ page, isMobile }) => {
-  await newPlayer(page);
+test("register and unregister from the detail page", async ({ page, isMobile, loginAs }) => {
+  await loginAs("player");
   const c = await createCompetition({ registrationStatus: "open" });
   await page.goto(`/competition/${c.id}`);
   await page.getByRole("button", { name: "Register" }).click();
@@ -73,8 +74,8 @@ test("register and unregister from the detail page", async ({ page, isMobile }) 
   expect(rows.length).toBe(0);
 });
 
-test("private competition: register with the registration key", async ({ page }) => {
-  await newPlayer(page);
+test("private competition: register with the registration key", async ({ page, loginAs }) => {
+  await loginAs("player");
   const c = await createCompetition({ registrationStatus: "open" });
   await db()`update public.competitions set visibility = 'private' where id = ${c.id}`;
   const [{ registration_key: key }] = await db()`select registration_key from public.competitions where id = ${c.id}`;
@@ -88,10 +89,10 @@ test("private competition: register with the registration key", async ({ page })
   await expect(page.getByRole("button", { name: "Unregister" })).toBeVisible();
 });
 
-test("the creator sets a player's pick in Manage Selections; others may not", async ({ page, browser, isMobile }) => {
-  const creator = await newPlayer(page);
+test("the creator sets a player's pick in Manage Selections; others may not", async ({ page, browser, isMobile, loginAs }) => {
+  const creator = await loginAs("player");
   const [member] = await demoPlayers(1);
-  const c = await createCompetition({ createdBy: await userId(creator.username), members: [member.id] });
+  const c = await createCompetition({ createdBy: creator.id, members: [member.id] });
   const [fixture] = await fixturesOf(c.matchDay);
 
   await page.goto(`/competition/${c.id}`);
@@ -103,13 +104,12 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
   await expect(page.getByText("Selection updated successfully.")).toBeVisible();
   const [saved] = await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
   expect(saved.selected_team).toBe(fixture.home_team);
-  expect(saved.set_by).toBe(await userId(creator.username));
+  expect(saved.set_by).toBe(creator.id);
 
   // Another player does not see the tab, and a crafted POST is refused by the server.
   const other = await browser.newContext({ ...(isMobile ? { viewport: { width: 393, height: 851 } } : {}) });
   const otherPage = await other.newPage();
-  await logIn(otherPage, "player@footycoach.test");
-  await expect(otherPage).toHaveURL(/\/dashboard/);
+  await loginAs("player", other);
   await otherPage.goto(`/competition/${c.id}`);
   await expect(otherPage.getByRole("link", { name: "Manage Selections" })).toHaveCount(0);
   const [, second] = await fixturesOf(c.matchDay);
@@ -126,10 +126,10 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
   await other.close();
 });
 
-test("another player's pick stays hidden in the standings until the deadline", async ({ page, context }) => {
-  const viewer = await newPlayer(page);
+test("another player's pick stays hidden in the standings until the deadline", async ({ page, context, loginAs }) => {
+  const viewer = await loginAs("player");
   const [picker] = await demoPlayers(1);
-  const c = await createCompetition({ members: [picker.id, await userId(viewer.username)] });
+  const c = await createCompetition({ members: [picker.id, viewer.id] });
   const [fixture] = await fixturesOf(c.matchDay);
   await db()`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
              values (${picker.id}, ${c.id}, ${c.matchDay}, ${fixture.id}, ${fixture.home_team}, 'home_win')`;
@@ -146,8 +146,8 @@ test("another player's pick stays hidden in the standings until the deadline", a
   await expect(page.getByText("Selection Closed")).toBeVisible();
 });
 
-test("champion banner for an inactive knockout with a winner", async ({ page }) => {
-  await newPlayer(page);
+test("champion banner for an inactive knockout with a winner", async ({ page, loginAs }) => {
+  await loginAs("player");
   const [winner, runnerUp] = await demoPlayers(2);
   const c = await createCompetition({
     status: "inactive",
@@ -162,20 +162,13 @@ test("champion banner for an inactive knockout with a winner", async ({ page }) 
   await expect(page.getByRole("button", { name: "Register" })).toHaveCount(0);
 });
 
-test("the loader's database work does not grow with the number of players", async ({ page }) => {
-  await newPlayer(page);
+test("the loader's database work does not grow with the number of players", async ({ page, loginAs }) => {
+  await loginAs("player");
   const small = await createCompetition({ members: (await demoPlayers(2)).map((p) => p.id) });
   // 40 members: the demo players plus accounts made here.
   const demo = await demoPlayers(40);
   const extra: string[] = [];
-  for (let i = demo.length; i < 40; i++) {
-    const email = `${uniqueName("rt")}@example.test`;
-    const [a] = await db()<{ id: string }[]>`
-      insert into account.accounts (email, password_hash) values (${email}, 'not-a-login') returning id`;
-    await db()`insert into public.profiles (id, email, username, date_of_birth, gender)
-               values (${a.id}, ${email}, ${uniqueName("rt")}, '1990-01-01', 'prefer-not-to-say')`;
-    extra.push(a.id);
-  }
+  for (let i = demo.length; i < 40; i++) extra.push((await createPlayer(db())).id);
   const large = await createCompetition({ members: [...demo.map((p) => p.id), ...extra] });
   const [{ n }] = await db()`select count(*)::int as n from public.user_selections where competition_id = ${large.id}`;
   expect(n).toBe(40);

@@ -1,11 +1,13 @@
 import type { Page } from "@playwright/test";
-import { db, expect, logIn, newPlayer, test, uniqueName } from "./fixtures";
+import { createCompetition as insertCompetition } from "../support/factories";
+import { db, expect, removeAfterTest, test, uniqueName } from "./fixtures";
 import { E2E } from "./env";
 
 /*
  * Competitions list (filters, paging, URL state), joining public and private competitions (with and without
  * JavaScript), private competition creation with its key, and My Competitions' defaults and empty texts.
- * Every test that changes state arranges its own competitions, so tests and projects can run in parallel.
+ * Every test that changes state arranges its own competitions, so tests and projects can run in parallel;
+ * they are removed when the test ends (fixtures.ts removeAfterTest), created through the pages or not.
  */
 
 interface NewCompetition {
@@ -13,6 +15,8 @@ interface NewCompetition {
   type?: "knockout" | "season";
   league?: string;
   season?: string;
+  /** Default today: the list shows open competitions by start date, and today is the earliest a new
+   * competition can start, so with only the running tests' competitions around it is on page 1. */
   startDate?: string;
   startMatchDay?: number;
   registrationStatus?: "open" | "closed" | "completed";
@@ -29,33 +33,29 @@ async function upcomingMatchDay(): Promise<number> {
   return row!.match_day as number;
 }
 
-/**
- * A start date that puts later-created competitions first in the list (ordered by start_date), so the
- * competition a test just made is on page 1 whatever other tests created before it.
- */
-function earlyStartDate(): string {
-  const daysBack = Math.floor(Date.now() / 1000) % 86_400;
-  return new Date(Date.UTC(1900, 0, 1) - daysBack * 86_400_000).toISOString().slice(0, 10);
-}
-
 async function createCompetition(c: NewCompetition): Promise<{ id: string; key: string | null }> {
   const md = c.startMatchDay ?? (await upcomingMatchDay());
-  const [row] = await db()`
-    insert into public.competitions
-      (name, type, league, season, start_date, start_match_day, current_match_day, registration_status, visibility, status)
-    values (${c.name}, ${c.type ?? "knockout"}, ${c.league ?? "Premier League"}, ${c.season ?? "2025/26"},
-            ${c.startDate ?? earlyStartDate()}, ${md}, ${md}, ${c.registrationStatus ?? "open"},
-            ${c.visibility ?? "public"}, ${c.status ?? "active"})
-    returning id, registration_key`;
-  return { id: row!.id as string, key: (row!.registration_key as string | null) ?? null };
+  const row = await insertCompetition(db(), {
+    name: c.name,
+    type: c.type ?? "knockout",
+    league: c.league ?? "Premier League",
+    season: c.season ?? "2025/26",
+    startDate: c.startDate ?? "today",
+    startMatchDay: md,
+    registrationStatus: c.registrationStatus ?? "open",
+    visibility: c.visibility ?? "public",
+    status: c.status ?? "active",
+  });
+  removeAfterTest(row);
+  return { id: row.id, key: row.registrationKey };
 }
 
 function card(page: Page, name: string) {
   return page.getByRole("article", { name });
 }
 
-test("browse, filter and page through competitions; filters live in the URL", async ({ page }) => {
-  await newPlayer(page);
+test("browse, filter and page through competitions; filters live in the URL", async ({ page, loginAs }) => {
+  await loginAs("player");
   // A combination no other test uses: World Cup, closed registration, one season per project.
   const season = test.info().project.name === "mobile" ? "2024/25" : "2025";
   const prefix = uniqueName("wc");
@@ -71,7 +71,7 @@ test("browse, filter and page through competitions; filters live in the URL", as
       registrationStatus: "closed",
     });
   }
-  // Scout competitions are never listed.
+  // Scout competitions are never listed: this one starts today, before the others, so it would be first.
   await createCompetition({ name: `${prefix} scout`, league: "World Cup", season, startMatchDay: 1, registrationStatus: "closed" })
     .then(({ id }) => db()`update public.competitions set type = 'scout' where id = ${id}`);
 
@@ -126,8 +126,8 @@ test("browse, filter and page through competitions; filters live in the URL", as
   await expect(page.getByLabel("Visibility")).toHaveValue("");
 });
 
-test("join a public competition: toast, Joined and the player count", async ({ page }) => {
-  await newPlayer(page);
+test("join a public competition: toast, Joined and the player count", async ({ page, loginAs }) => {
+  await loginAs("player");
   const name = uniqueName("Public ");
   await createCompetition({ name });
   await page.goto("/competitions");
@@ -141,11 +141,11 @@ test("join a public competition: toast, Joined and the player count", async ({ p
   await expect(page).toHaveURL(/\/competitions$/);
 });
 
-test("join a private competition: a wrong key keeps the dialog open, the right key joins", async ({ page }) => {
+test("join a private competition: a wrong key keeps the dialog open, the right key joins", async ({ page, loginAs }) => {
   // Analytics consent granted: the join events reach the (stubbed) analytics layer.
   await page.route(`${new URL(E2E.analyticsScriptUrl).origin}/**`, (route) =>
     route.fulfill({ contentType: "text/javascript", body: "/* analytics stub */" }));
-  await newPlayer(page);
+  await loginAs("player");
   const name = uniqueName("Private ");
   const { key } = await createCompetition({ name, visibility: "private" });
   await page.goto("/competitions?visibility=private");
@@ -190,9 +190,9 @@ test("join a private competition: a wrong key keeps the dialog open, the right k
   await expect(dialog).toBeHidden();
 });
 
-test("create a private competition and copy its registration key", async ({ page, context }) => {
+test("create a private competition and copy its registration key", async ({ page, context, loginAs }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await newPlayer(page);
+  await loginAs("player");
   const md = await upcomingMatchDay();
   await page.goto("/competitions");
   await page.getByRole("button", { name: "+ Private Competition" }).click();
@@ -205,6 +205,7 @@ test("create a private competition and copy its registration key", async ({ page
   await expect(dialog.getByLabel("Season")).toHaveValue("2025/26");
 
   const name = uniqueName("Mates ");
+  removeAfterTest({ name });
   await dialog.getByLabel("Competition Name").fill(name);
   await dialog.getByLabel("Start Match Day").fill("1x");
   await dialog.getByRole("button", { name: "Create" }).click();
@@ -235,8 +236,8 @@ test("create a private competition and copy its registration key", async ({ page
   await expect(dialog.getByText("A competition with this name and type already exists.")).toBeVisible();
 });
 
-test("My Competitions: default filter, empty texts and a joined competition", async ({ page }) => {
-  await newPlayer(page);
+test("My Competitions: default filter, empty texts and a joined competition", async ({ page, loginAs }) => {
+  await loginAs("player");
   await page.goto("/my-competitions");
   await expect(page.getByRole("heading", { name: "My Competitions", level: 1 })).toBeVisible();
   await expect(page.getByLabel("Competition Status")).toHaveValue("active");
@@ -271,9 +272,8 @@ test("My Competitions: default filter, empty texts and a joined competition", as
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("join public and private competitions with plain forms", async ({ page }) => {
-    await logIn(page, "player@footycoach.test");
-    await expect(page).toHaveURL(/\/dashboard$/);
+  test("join public and private competitions with plain forms", async ({ page, loginAs }) => {
+    await loginAs("player");
     const publicName = uniqueName("NoJs ");
     await createCompetition({ name: publicName });
     await page.goto("/competitions?type=knockout");
@@ -299,15 +299,15 @@ test.describe("without JavaScript", () => {
     await expect(card(page, privateName).getByRole("button", { name: "Joined" })).toBeDisabled();
   });
 
-  test("create a private competition with plain forms: the key is shown to its creator", async ({ page }) => {
-    await logIn(page, "player@footycoach.test");
-    await expect(page).toHaveURL(/\/dashboard$/);
+  test("create a private competition with plain forms: the key is shown to its creator", async ({ page, loginAs }) => {
+    await loginAs("player");
     const md = await upcomingMatchDay();
     await page.goto("/competitions");
     await page.getByRole("button", { name: "+ Private Competition" }).click();
     await expect(page).toHaveURL(/create=1/);
     const dialog = page.getByRole("dialog", { name: "Create Private Competition" });
     const name = uniqueName("NoJsMates ");
+    removeAfterTest({ name });
     await dialog.getByLabel("Competition Name").fill(name);
     await dialog.getByLabel("Start Match Day").fill("0");
     await dialog.getByRole("button", { name: "Create" }).click();
@@ -325,9 +325,8 @@ test.describe("without JavaScript", () => {
   });
 });
 
-test("admins choose the type, league and season of a private competition", async ({ page }) => {
-  await logIn(page, "admin@footycoach.test");
-  await expect(page).toHaveURL(/\/dashboard$/);
+test("admins choose the type, league and season of a private competition", async ({ page, loginAs }) => {
+  await loginAs("admin");
   const md = await upcomingMatchDay();
   await page.goto("/competitions");
   await page.getByRole("button", { name: "+ Private Competition" }).click();
@@ -338,6 +337,7 @@ test("admins choose the type, league and season of a private competition", async
   ]);
   await expect(dialog.getByLabel("Season").locator("option")).toHaveText(["2025/26", "2025", "2024/25"]);
   const name = uniqueName("AdminSeason ");
+  removeAfterTest({ name });
   await dialog.getByLabel("Competition Name").fill(name);
   await dialog.getByLabel("Type").selectOption("season");
   await dialog.getByLabel("Start Match Day").fill(String(md));

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, logIn, newPlayer, test, db } from "./fixtures";
+import { expect, logIn, test, db } from "./fixtures";
 import { E2E } from "./env";
 
 /** Counts requests to the (local, intercepted) analytics script URL. */
@@ -31,9 +31,9 @@ test("no analytics request before consent, and none after Decline", async ({ pag
   expect(await page.evaluate(() => localStorage.getItem("footycoach_analytics_consent"))).toBe("denied");
 });
 
-test("Accept loads analytics with IP anonymisation and sends page views on route changes", async ({ page }) => {
+test("Accept loads analytics with IP anonymisation and sends page views on route changes", async ({ page, loginAs }) => {
   const hits = await watchAnalytics(page);
-  const { email } = await newPlayer(page);
+  const { email } = await loginAs("player");
   await page.goto("/dashboard");
   expect(hits).toEqual([]);
   await page.getByRole("region", { name: "Analytics consent" }).getByRole("button", { name: "Accept" }).click();
@@ -52,7 +52,7 @@ test("Accept loads analytics with IP anonymisation and sends page views on route
     .poll(async () => (await db()`select p.analytics_consent from profiles p join account.accounts a using (id) where a.email = ${email}`)[0]?.analytics_consent)
     .toBe(true);
 
-  // A new browser of the same player adopts the stored choice after login (no banner).
+  // A new browser of the same player adopts the stored choice after logging in through the page (no banner).
   const other = await page.context().browser()!.newContext({ baseURL: test.info().project.use.baseURL });
   const second = await other.newPage();
   await logIn(second, email);

@@ -1,26 +1,11 @@
 import type { Page } from "@playwright/test";
-import { db, expect, logIn, newPlayer, setClock, test, uniqueName } from "./fixtures";
+import { addPick } from "../support/factories";
+import { arrangeCompetition, fixturesOf, type CompetitionToArrange } from "./arrange";
+import { db, expect, setClock, test, uniqueName } from "./fixtures";
 
-/** A fresh open competition on the demo league's current match day, arranged directly in the database. */
-async function arrangeCompetition(type: "knockout" | "season", members: string[] = [], startDate?: string) {
-  const sql = db();
-  const [c] = await sql`
-    insert into competitions (name, type, league, season, start_date, start_match_day, current_match_day, created_by)
-    select ${uniqueName(`Dash ${type} `)}, ${type}, 'Premier League', '2025/26', coalesce(${startDate ?? null}::date, current_date), m.match_day, m.match_day, null
-      from matchdays m
-     where m.league = 'Premier League' and m.season = '2025/26' and m.first_kickoff_time > now() + interval '1 hour'
-     order by m.match_day limit 1
-    returning id, name, current_match_day, (select first_kickoff_time from matchdays m2 where m2.league = 'Premier League'
-      and m2.season = '2025/26' and m2.match_day = competitions.current_match_day) as first_kickoff`;
-  for (const userId of members) {
-    await sql`insert into user_selections (user_id, competition_id, league, season, match_day)
-              values (${userId}, ${c.id}, 'Premier League', '2025/26', ${c.current_match_day})`;
-  }
-  return c as { id: string; name: string; current_match_day: number; first_kickoff: Date };
-}
-
-async function userId(email: string): Promise<string> {
-  return (await db()`select id from account.accounts where email = ${email}`)[0].id;
+/** A fresh competition on the demo league's current match day, arranged directly in the database. */
+function dashCompetition(type: "knockout" | "season", members: string[] = [], opts: Partial<CompetitionToArrange> = {}) {
+  return arrangeCompetition({ namePrefix: `Dash ${type} `, type, members, ...opts });
 }
 
 function statements(serverTiming: string | undefined): number {
@@ -33,12 +18,10 @@ async function registeredRow(page: Page, name: string, isMobile: boolean) {
     : page.getByRole("row").filter({ hasText: name });
 }
 
-test("upcoming competitions show a countdown and player count", async ({ page }) => {
-  await newPlayer(page);
-  // An earlier start date than any other spec uses (they go back to about 1663), so it is among the first shown.
-  const daysBack = Math.floor(Date.now() / 1000) % 86_400;
-  const early = new Date(Date.UTC(1400, 0, 1) - daysBack * 86_400_000).toISOString().slice(0, 10);
-  const { name } = await arrangeCompetition("knockout", [], early);
+test("upcoming competitions show a countdown and player count", async ({ page, loginAs }) => {
+  await loginAs("player");
+  // Starting today, as a competition created today does: open competitions are listed by start date.
+  const { name } = await dashCompetition("knockout", [], { startDate: "today" });
   await page.goto("/dashboard");
   const upcoming = page.getByRole("list", { name: "Upcoming competitions" });
   const card = upcoming.getByRole("listitem").filter({ hasText: name });
@@ -46,15 +29,28 @@ test("upcoming competitions show a countdown and player count", async ({ page })
   await expect(card.getByText("Until registration closes")).toBeVisible();
   await expect(card.locator(".countdown-value")).toHaveText(/^\d+d:\d+h:\d+m$/);
   await expect(card.getByText("0 Players")).toBeVisible();
-  // Scout competitions are never listed here.
+});
+
+test("Scout competitions are never listed among the upcoming ones", async ({ page, loginAs }) => {
+  await loginAs("player");
+  // A Scout and a knockout arranged alike, started on match day 1 (the season's first day, earlier than any
+  // other open competition), the Scout's name sorting just before the knockout's: were Scouts not left out,
+  // the Scout would be listed wherever the knockout is.
+  const tag = uniqueName("Dash ");
+  const arranged = { startMatchDay: 1, registrationStatus: "open", status: "active" } as const;
+  const scout = await arrangeCompetition({ ...arranged, name: `${tag} 1 scout`, type: "scout" });
+  const knockout = await arrangeCompetition({ ...arranged, name: `${tag} 2 knockout`, type: "knockout" });
+  await page.goto("/dashboard");
+  const upcoming = page.getByRole("list", { name: "Upcoming competitions" });
+  await expect(upcoming.getByRole("listitem").filter({ hasText: knockout.name })).toBeVisible();
+  await expect(upcoming.getByText(scout.name)).toHaveCount(0);
   await expect(upcoming.getByText("The Scout: Premier League")).toHaveCount(0);
 });
 
-test("registered competitions: select, edit, selection closed and eliminated", async ({ page, isMobile, context }) => {
-  const { email } = await newPlayer(page);
-  const me = await userId(email);
-  const ko = await arrangeCompetition("knockout", [me]);
-  const season = await arrangeCompetition("season", [me]);
+test("registered competitions: select, edit, selection closed and eliminated", async ({ page, isMobile, context, loginAs }) => {
+  const { id: me } = await loginAs("player");
+  const ko = await dashCompetition("knockout", [me]);
+  const season = await dashCompetition("season", [me]);
 
   await page.goto("/dashboard");
   const koRow = await registeredRow(page, ko.name, isMobile);
@@ -67,32 +63,29 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   }
 
   // With a pick the action reads Edit Team and the current selection shows on mobile cards.
-  const [fixture] = await db()`select id, home_team from fixtures where league = 'Premier League' and season = '2025/26'
-                                 and match_day = ${ko.current_match_day} order by kickoff_time limit 1`;
-  await db()`insert into team_selections (user_id, competition_id, match_day, fixture_id, selected_team)
-             values (${me}, ${ko.id}, ${ko.current_match_day}, ${fixture.id}, ${fixture.home_team})`;
+  const [fixture] = await fixturesOf(ko.matchDay);
+  await addPick(db(), { userId: me, competitionId: ko.id, matchDay: ko.matchDay, team: fixture.home_team });
   await page.reload();
   await expect(koRow.getByRole("link", { name: "Edit Team" })).toBeVisible();
   if (isMobile) await expect(koRow.getByText(fixture.home_team)).toBeVisible();
 
   // An hour before the first kickoff selection closes (the app's clock moves, the page follows the server).
-  await setClock(context, new Date(new Date(ko.first_kickoff).getTime() - 30 * 60_000));
+  await setClock(context, new Date(ko.firstKickoff.getTime() - 30 * 60_000));
   await page.reload();
   await expect(koRow.getByText("Selection Closed")).toBeVisible();
   await expect(koRow.getByRole("link", { name: /Team/ })).toHaveCount(0);
 
-  await db()`update user_selections set status = 'eliminated', knocked_out_on = ${ko.current_match_day - 1}
+  await db()`update user_selections set status = 'eliminated', knocked_out_on = ${ko.matchDay - 1}
               where user_id = ${me} and competition_id = ${season.id}`;
   await page.reload();
   await expect((await registeredRow(page, season.name, isMobile)).getByText("Eliminated")).toBeVisible();
 });
 
-test("the dashboard loader's database work does not grow with the number of competitions", async ({ page }) => {
-  const { email } = await newPlayer(page);
-  const me = await userId(email);
-  await arrangeCompetition("season", [me]);
+test("the dashboard loader's database work does not grow with the number of competitions", async ({ page, loginAs }) => {
+  const { id: me } = await loginAs("player");
+  await dashCompetition("season", [me]);
   const few = statements((await page.request.get("/dashboard")).headers()["server-timing"]);
-  for (let i = 0; i < 12; i++) await arrangeCompetition(i % 2 ? "season" : "knockout", [me]);
+  for (let i = 0; i < 12; i++) await dashCompetition(i % 2 ? "season" : "knockout", [me]);
   const res = await page.request.get("/dashboard");
   expect(res.status()).toBe(200);
   const many = statements(res.headers()["server-timing"]);
@@ -102,10 +95,10 @@ test("the dashboard loader's database work does not grow with the number of comp
   expect(many).toBeLessThanOrEqual(7);
 });
 
-test("your private competitions: key with copy, invite links and the creation modal", async ({ page, context, isMobile }) => {
+test("your private competitions: key with copy, invite links and the creation modal", async ({ page, context, isMobile, loginAs }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await logIn(page, "player@footycoach.test");
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await loginAs({ email: "player@footycoach.test" });
+  await page.goto("/dashboard");
   const section = page.getByRole("region", { name: "Your Private Competitions" });
   const list = isMobile ? section.getByRole("list", { name: "Your private competitions" }).getByRole("listitem") : section.getByRole("row");
   const scope = list.filter({ hasText: "DemoPlayer's Mates" });

@@ -1,5 +1,8 @@
+import { createHash, randomBytes } from "node:crypto";
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { createCookie } from "@remix-run/cloudflare";
 import postgres from "postgres";
+import { createPlayer, type Player } from "../support/factories";
 import { E2E } from "./env";
 
 export { expect };
@@ -56,8 +59,91 @@ export async function newPlayer(page: Page) {
   return { email, username };
 }
 
-export const test = base.extend<{ isMobile: boolean }>({
+// ---------------------------------------------------------------------------------------------------------
+// Signing in without the login page
+
+/** Who to sign in: a fresh player or admin (tests/support/factories.ts), or an existing account by email. */
+export type Who = "player" | "admin" | { email: string };
+
+/** The account a test is signed in as. Fresh accounts have the password E2E.password, so /login works too. */
+export type SignedIn = Player;
+
+/**
+ * The session cookie as the Worker sets it (app/session.server.ts): a random token signed with the Worker's
+ * SESSION_SECRET (global-setup exports it) by Remix's createCookie; the database keeps the token's SHA-256.
+ */
+async function startSession(userId: string): Promise<{ name: string; value: string }> {
+  const secret = process.env.E2E_SESSION_SECRET;
+  if (!secret) throw new Error("E2E_SESSION_SECRET is not set: tests/e2e/global-setup.ts exports it");
+  const token = randomBytes(32).toString("base64url");
+  const id = createHash("sha256").update(token).digest("hex");
+  await db()`insert into account.sessions (id, user_id, expires_at) values (${id}, ${userId}, now() + interval '30 days')`;
+  const setCookie = await createCookie("fc_session", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secret] }).serialize(token);
+  const pair = setCookie.split(";")[0];
+  const eq = pair.indexOf("=");
+  return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
+}
+
+async function accountOf(who: Who): Promise<SignedIn> {
+  if (typeof who === "string") return createPlayer(db(), { username: uniqueName(), password: E2E.password, role: who });
+  const [row] = await db()<SignedIn[]>`
+    select a.id, a.email, p.username, coalesce(p.role, 'player') as role
+      from account.accounts a left join public.profiles p on p.id = a.id
+     where a.email = ${who.email}`;
+  if (!row) throw new Error(`no account ${who.email}`);
+  return row;
+}
+
+/** Signs a browser context in as `who` straight through the database (no /login round trip). */
+export async function signIn(context: BrowserContext, baseURL: string, who: Who = "player"): Promise<SignedIn> {
+  const account = await accountOf(who);
+  const cookie = await startSession(account.id);
+  await context.addCookies([{ ...cookie, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
+  return account;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Competitions a test made: removed when it ends
+
+const madeByThisTest = { ids: new Set<string>(), names: new Set<string>() };
+
+/**
+ * Removes the competition when the running test ends (pass or fail). Open competitions sort by start date,
+ * and the ones tests need on the first page start today (as a competition created today does), so the lists
+ * hold only the running tests' own instead of every competition the run has made so far.
+ */
+export function removeAfterTest(competition: { id: string } | { name: string }) {
+  if ("id" in competition) madeByThisTest.ids.add(competition.id);
+  else madeByThisTest.names.add(competition.name);
+}
+
+export const test = base.extend<
+  {
+    isMobile: boolean;
+    /** Signs this test's browser context (or the one given) in as a fresh player, a fresh admin or an
+     * existing account, without the login page. */
+    loginAs: (who?: Who, context?: BrowserContext) => Promise<SignedIn>;
+    removeCompetitions: void;
+  }
+>({
   isMobile: async ({ viewport }, use) => {
     await use((viewport?.width ?? 1280) < 768);
   },
+  loginAs: async ({ context, baseURL }, use) => {
+    await use((who = "player", other) => signIn(other ?? context, baseURL!, who));
+  },
+  removeCompetitions: [
+    async ({}, use) => {
+      madeByThisTest.ids.clear();
+      madeByThisTest.names.clear();
+      await use();
+      const ids = [...madeByThisTest.ids];
+      const names = [...madeByThisTest.names];
+      if (ids.length || names.length) {
+        await db()`delete from public.competitions where id::text in ${db()(ids.length ? ids : [""])}
+                                                      or name in ${db()(names.length ? names : [""])}`;
+      }
+    },
+    { auto: true },
+  ],
 });

@@ -1,6 +1,6 @@
-import { db, expect, newPlayer, setClock, test } from "./fixtures";
+import { db, expect, setClock, test } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { arrangeCompetition, currentMatchDay, demoPlayers, fixturesOf, userId, type CompetitionToArrange } from "./arrange";
+import { arrangeCompetition, currentMatchDay, demoPlayers, fixturesOf, type CompetitionToArrange } from "./arrange";
 
 type BoardCompetition = Omit<CompetitionToArrange, "namePrefix" | "startMatchDay"> & { type: "knockout" | "season" };
 
@@ -24,9 +24,9 @@ const section = (page: Page, name: string) => page.getByRole("region", { name, e
 /** Body rows of a section's standings table (the header row excluded). */
 const bodyRows = (page: Page, name: string) => section(page, name).locator("tbody tr");
 
-test("knockout leaderboard: order, elimination match day, hidden picks until the deadline", async ({ page, context }) => {
-  const me = await newPlayer(page);
-  const meId = await userId(me.username);
+test("knockout leaderboard: order, elimination match day, hidden picks until the deadline", async ({ page, context, loginAs }) => {
+  const me = await loginAs("player");
+  const meId = me.id;
   const others = await demoPlayers(5);
   const [stillA, stillB, outEarly, outLateA, outLateB] = others;
   const c = await createCompetition({ type: "knockout", members: [meId, ...others.map((p) => p.id)] });
@@ -81,8 +81,8 @@ test("knockout leaderboard: order, elimination match day, hidden picks until the
   await expect(row(stillB.username).locator("td").last()).toHaveText("--");
 });
 
-test("knockout leaderboard: Not found without an own row, 10 per page, redirects and 404", async ({ page }) => {
-  await newPlayer(page);
+test("knockout leaderboard: Not found without an own row, 10 per page, redirects and 404", async ({ page, loginAs }) => {
+  await loginAs("player");
   const members = await demoPlayers(12);
   expect(members.length).toBe(12);
   const c = await createCompetition({ type: "knockout", members: members.map((p) => p.id) });
@@ -140,9 +140,9 @@ async function seasonWithStandings(meId: string | null, finished: boolean) {
   return { c, a, b, d };
 }
 
-test("season leaderboard: ordinal ranks with a tie and W D L GF GA Pts", async ({ page }) => {
-  const me = await newPlayer(page);
-  const { c, a, b, d } = await seasonWithStandings(await userId(me.username), false);
+test("season leaderboard: ordinal ranks with a tie and W D L GF GA Pts", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  const { c, a, b, d } = await seasonWithStandings(me.id, false);
 
   await page.goto(`/season-leaderboard/${c.id}`);
   await expect(page.getByRole("heading", { level: 1, name: "Season Leaderboard" })).toBeVisible();
@@ -169,8 +169,8 @@ test("season leaderboard: ordinal ranks with a tie and W D L GF GA Pts", async (
   await expect(page.locator("canvas")).toHaveCount(0);
 });
 
-test("finished season: champion banner and confetti once per competition", async ({ page }) => {
-  await newPlayer(page);
+test("finished season: champion banner and confetti once per competition", async ({ page, loginAs }) => {
+  await loginAs("player");
   const { c, a, b } = await seasonWithStandings(null, true);
   const champion = [a.username, b.username].sort(byName)[0];
 
@@ -191,8 +191,8 @@ test("finished season: champion banner and confetti once per competition", async
 test.describe("reduced motion", () => {
   test.use({ reducedMotion: "reduce" });
 
-  test("no confetti when the player prefers reduced motion", async ({ page }) => {
-    await newPlayer(page);
+  test("no confetti when the player prefers reduced motion", async ({ page, loginAs }) => {
+    await loginAs("player");
     const { c } = await seasonWithStandings(null, true);
     await page.goto(`/season-leaderboard/${c.id}`);
     await expect(page.getByRole("region", { name: "Champion" })).toContainText("Congratulations to");

@@ -1,8 +1,8 @@
-import { db, expect, logIn, newPlayer, test } from "./fixtures";
+import { db, expect, test } from "./fixtures";
 
 // The bottom bar and More modal exist on the mobile layout only: the desktop project leaves out @mobile-only.
-test("mobile: bottom bar and the More modal", { tag: "@mobile-only" }, async ({ page }) => {
-  await newPlayer(page);
+test("mobile: bottom bar and the More modal", { tag: "@mobile-only" }, async ({ page, loginAs }) => {
+  await loginAs("player");
   await page.goto("/dashboard");
   await expect(page.getByRole("banner").getByText("FootyCoach")).toBeVisible();
   const more = page.getByRole("button", { name: "More" });
@@ -24,8 +24,8 @@ test("mobile: bottom bar and the More modal", { tag: "@mobile-only" }, async ({ 
 });
 
 // The sidebar exists on the desktop layout only: the mobile project leaves out @desktop-only.
-test("desktop: sidebar collapses and the Admin Panel link is for admins only", { tag: "@desktop-only" }, async ({ page }) => {
-  await newPlayer(page);
+test("desktop: sidebar collapses and the Admin Panel link is for admins only", { tag: "@desktop-only" }, async ({ page, loginAs }) => {
+  await loginAs("player");
   await page.goto("/dashboard");
   const nav = page.getByRole("navigation", { name: /main/i });
   await expect(nav.getByRole("link", { name: "My Competitions" })).toBeVisible();
@@ -41,8 +41,8 @@ test("desktop: sidebar collapses and the Admin Panel link is for admins only", {
   await expect(page.getByText("Access denied. Admins only.")).toBeVisible();
 
   await page.context().clearCookies();
-  await logIn(page, "admin@footycoach.test");
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await loginAs("admin");
+  await page.goto("/dashboard");
   await page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: /Admin Panel/ }).click();
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
 });

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
-import { db, expect, logIn, test, uniqueName } from "./fixtures";
+import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
+import { db, expect, removeAfterTest, signIn, test, uniqueName } from "./fixtures";
 
 /**
  * The whole results engine through the real pages: an admin enters a match day's results; knockout players
@@ -9,14 +10,8 @@ import { db, expect, logIn, test, uniqueName } from "./fixtures";
 
 const SEASON = "2024/25";
 
-async function player(name: string): Promise<{ id: string; email: string; username: string }> {
-  const email = `${name.toLowerCase()}@flow.test`;
-  const [a] = await db()`insert into account.accounts (email, password_hash)
-                         select ${email}, password_hash from account.accounts where email = 'player@footycoach.test'
-                         returning id`;
-  await db()`insert into public.profiles (id, username, date_of_birth, gender, time_zone)
-             values (${a.id}, ${name}, '1990-01-01', 'prefer-not-to-say', 'Europe/London')`;
-  return { id: a.id, email, username: name };
+function player(name: string) {
+  return createPlayer(db(), { username: name, email: `${name.toLowerCase()}@flow.test`, timeZone: "Europe/London" });
 }
 
 async function enterResult(page: Page, fixtureId: string, home: string, away: string, homeScore: number, awayScore: number) {
@@ -30,8 +25,7 @@ async function enterResult(page: Page, fixtureId: string, home: string, away: st
 async function adminPage(browser: Browser, baseURL: string, league: string, matchDay: number) {
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
-  await logIn(page, "admin@footycoach.test");
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signIn(context, baseURL, "admin");
   await page.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&matchDay=${matchDay}`);
   await page.getByLabel("Match Day").selectOption(String(matchDay));
   await page.getByRole("button", { name: "Show Fixtures" }).click();
@@ -39,7 +33,7 @@ async function adminPage(browser: Browser, baseURL: string, league: string, matc
   return { page, close: () => context.close() };
 }
 
-test("results in: eliminations, Match Day n, season table, champions and confetti", async ({ page, browser, isMobile }) => {
+test("results in: eliminations, Match Day n, season table, champions and confetti", async ({ page, browser, isMobile, loginAs }) => {
   test.setTimeout(120_000);
   // A league of this test only (desktop and mobile run in parallel; the admin spec uses Ligue 1 and MLS).
   const league = isMobile ? "Bundesliga" : "La Liga";
@@ -49,36 +43,33 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   await sql`delete from public.fixtures where league = ${league} and season = ${SEASON}`;
   // Both match days have kicked off (results can be entered); picks are arranged directly.
   const soon = Date.now() - 26 * 3600_000;
-  const [f1, f2] = await sql`
-    insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
-    values (${league}, ${SEASON}, 1, ${A}, ${B}, ${new Date(soon)}), (${league}, ${SEASON}, 1, ${C}, ${D}, ${new Date(soon + 3600_000)})
-    returning id`;
-  const [f3, f4] = await sql`
-    insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
-    values (${league}, ${SEASON}, 2, ${A}, ${C}, ${new Date(soon + 24 * 3600_000)}), (${league}, ${SEASON}, 2, ${B}, ${D}, ${new Date(soon + 24 * 3600_000)})
-    returning id`;
-  const [ko] = await sql`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, total_match_days)
-    values (${`Flow KO ${tag}`}, 'knockout', ${league}, ${SEASON}, current_date, 1, 1, 2) returning id, name`;
-  const [season] = await sql`
-    insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, total_match_days)
-    values (${`Flow Season ${tag}`}, 'season', ${league}, ${SEASON}, current_date, 1, 1, 2) returning id, name`;
+  const [f1, f2, f3, f4] = await createFixtures(sql, league, SEASON, [
+    { matchDay: 1, home: A, away: B, kickoff: new Date(soon) },
+    { matchDay: 1, home: C, away: D, kickoff: new Date(soon + 3600_000) },
+    { matchDay: 2, home: A, away: C, kickoff: new Date(soon + 24 * 3600_000) },
+    { matchDay: 2, home: B, away: D, kickoff: new Date(soon + 24 * 3600_000) },
+  ]);
+  const competition = { league, season: SEASON, startDate: "today", startMatchDay: 1, totalMatchDays: 2 } as const;
+  const ko = await createCompetition(sql, { ...competition, name: `Flow KO ${tag}`, type: "knockout" });
+  const season = await createCompetition(sql, { ...competition, name: `Flow Season ${tag}`, type: "season" });
+  removeAfterTest(ko);
+  removeAfterTest(season);
   const [winner, me, third] = [await player(`Win${tag}`), await player(`Me${tag}`), await player(`Third${tag}`)];
   for (const p of [winner, me, third]) {
-    for (const c of [ko, season]) {
-      await sql`insert into public.user_selections (user_id, competition_id, league, season, match_day) values (${p.id}, ${c.id}, ${league}, ${SEASON}, 1)`;
-    }
+    for (const c of [ko, season]) await addMember(sql, c.id, p.id, { matchDay: 1 });
   }
-  const pick = (u: string, c: string, md: number, fixture: string, team: string) =>
-    sql`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team) values (${u}, ${c}, ${md}, ${fixture}, ${team})`;
+  const pick = (userId: string, competitionId: string, matchDay: number, fixture: { home_team: string; away_team: string }, team: string) => {
+    expect([fixture.home_team, fixture.away_team]).toContain(team);
+    return addPick(sql, { userId, competitionId, matchDay, team });
+  };
   // Knockout, match day 1: a win, a draw and a loss.
-  await pick(winner.id, ko.id, 1, f1.id, A);
-  await pick(me.id, ko.id, 1, f2.id, C);
-  await pick(third.id, ko.id, 1, f1.id, B);
+  await pick(winner.id, ko.id, 1, f1, A);
+  await pick(me.id, ko.id, 1, f2, C);
+  await pick(third.id, ko.id, 1, f1, B);
   // Season, match day 1.
-  await pick(winner.id, season.id, 1, f1.id, A);
-  await pick(me.id, season.id, 1, f2.id, D);
-  await pick(third.id, season.id, 1, f1.id, B);
+  await pick(winner.id, season.id, 1, f1, A);
+  await pick(me.id, season.id, 1, f2, D);
+  await pick(third.id, season.id, 1, f1, B);
 
   // The admin enters match day 1: Alpha 2-0 Bravo, Charlie 1-1 Delta.
   const admin1 = await adminPage(browser, test.info().project.use.baseURL!, league, 1);
@@ -87,8 +78,8 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   await admin1.close();
 
   // The player who drew is out and sees it.
-  await logIn(page, me.email);
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await loginAs({ email: me.email });
+  await page.goto("/dashboard");
   const koRow = isMobile
     ? page.getByRole("list", { name: "Registered competitions" }).getByRole("listitem").filter({ hasText: ko.name })
     : page.getByRole("row").filter({ hasText: ko.name });
@@ -110,9 +101,9 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   await expect(table.getByRole("row").filter({ hasText: me.username })).toContainText("2nd");
 
   // Match day 2 picks, then its results: Alpha 0-3 Charlie, Bravo 2-2 Delta.
-  await pick(winner.id, season.id, 2, f3.id, A);
-  await pick(me.id, season.id, 2, f4.id, D);
-  await pick(third.id, season.id, 2, f3.id, C);
+  await pick(winner.id, season.id, 2, f3, A);
+  await pick(me.id, season.id, 2, f4, D);
+  await pick(third.id, season.id, 2, f3, C);
   const admin2 = await adminPage(browser, test.info().project.use.baseURL!, league, 2);
   await enterResult(admin2.page, f3.id, A, C, 0, 3);
   await enterResult(admin2.page, f4.id, B, D, 2, 2);

@@ -1,10 +1,9 @@
-import { db, expect, newPlayer, setClock, test } from "./fixtures";
+import { db, expect, setClock, test } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { arrangeCompetition, currentMatchDay, fixturesOf, userId } from "./arrange";
+import { arrangeCompetition, currentMatchDay, fixturesOf } from "./arrange";
 
 /** A knockout competition of our own (tests change its state), created by the player, with the player as a member. */
-async function knockoutWithMember(username: string, opts: { startMatchDay?: number } = {}) {
-  const uid = await userId(username);
+async function knockoutWithMember(uid: string, opts: { startMatchDay?: number } = {}) {
   const c = await arrangeCompetition({ namePrefix: "KO ", createdBy: uid, members: [uid], startMatchDay: opts.startMatchDay });
   return { id: c.id, uid, matchDay: c.matchDay };
 }
@@ -23,9 +22,9 @@ async function pick(page: Page, team: string) {
   await expect(page.getByTestId("current-selection")).toHaveText(team);
 }
 
-test("pick a team through the confirm dialog, then change it", async ({ page }) => {
-  const { username } = await newPlayer(page);
-  const { id, matchDay } = await knockoutWithMember(username);
+test("pick a team through the confirm dialog, then change it", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  const { id, matchDay } = await knockoutWithMember(me.id);
   const [first, second] = await fixturesOf(matchDay);
 
   await page.goto(`/select-team/${id}`);
@@ -55,10 +54,10 @@ test("pick a team through the confirm dialog, then change it", async ({ page }) 
   expect(rows.map((r) => r.selected_team)).toEqual([second.away_team]);
 });
 
-test("knockout: a team picked on an earlier match day is disabled", async ({ page }) => {
-  const { username } = await newPlayer(page);
+test("knockout: a team picked on an earlier match day is disabled", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
   const { matchDay } = await currentMatchDay();
-  const { id, uid } = await knockoutWithMember(username, { startMatchDay: matchDay - 1 });
+  const { id, uid } = await knockoutWithMember(me.id, { startMatchDay: matchDay - 1 });
   const [earlier] = await fixturesOf(matchDay - 1);
   await db()`insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
              values (${uid}, ${id}, ${matchDay - 1}, ${earlier.id}, ${earlier.home_team}, 'home_win')`;
@@ -83,9 +82,9 @@ test("knockout: a team picked on an earlier match day is disabled", async ({ pag
   await expect(page.getByText("That team is not available to you for this match day.")).toBeVisible();
 });
 
-test("Selection Closed after the deadline", async ({ page, context }) => {
-  const { username } = await newPlayer(page);
-  const { id, matchDay } = await knockoutWithMember(username);
+test("Selection Closed after the deadline", async ({ page, context, loginAs }) => {
+  const me = await loginAs("player");
+  const { id, matchDay } = await knockoutWithMember(me.id);
   const { firstKickoff } = await currentMatchDay();
   const [fixture] = await fixturesOf(matchDay);
 
@@ -96,8 +95,8 @@ test("Selection Closed after the deadline", async ({ page, context }) => {
   await expect(page.getByRole("main").getByRole("button", { disabled: false, name: fixture.away_team, exact: true })).toHaveCount(0);
 });
 
-test("a non-member is told to register first; unknown ids are not found", async ({ page }) => {
-  await newPlayer(page);
+test("a non-member is told to register first; unknown ids are not found", async ({ page, loginAs }) => {
+  await loginAs("player");
   const [c] = await db()<{ id: string }[]>`select id from public.competitions where name = 'Last One Standing'`;
   await page.goto(`/select-team/${c.id}`);
   await expect(page.getByText("You are not registered for this competition.")).toBeVisible();
@@ -110,9 +109,9 @@ test("a non-member is told to register first; unknown ids are not found", async 
 test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
-  test("picking a team works through the server-rendered confirm step", async ({ page }) => {
-    const { username } = await newPlayer(page);
-    const { id, matchDay } = await knockoutWithMember(username);
+  test("picking a team works through the server-rendered confirm step", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    const { id, matchDay } = await knockoutWithMember(me.id);
     const [first] = await fixturesOf(matchDay);
 
     await page.goto(`/select-team/${id}`);

@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { Field, FormError } from "~/components/Field";
 import { usePending } from "~/components/usePending";
+import { DEFAULT_PRIZE } from "~/lib/competition-options";
 import { ADMIN_PATHS } from "./sections";
 
 export interface CreateCompetitionValues {
@@ -48,7 +49,7 @@ export function CreateCompetitionSection({ today, error, values }: Props) {
             required
             defaultValue={v.startMatchDay ?? ""}
           />
-          <Field id="cc-prize" label="Prize (optional)" name="prize" type="text" maxLength={500} placeholder="Bragging Rights!" defaultValue={v.prize ?? ""} />
+          <Field id="cc-prize" label="Prize (optional)" name="prize" type="text" maxLength={500} placeholder={DEFAULT_PRIZE} defaultValue={v.prize ?? ""} />
         </div>
         <div className="admin-form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>

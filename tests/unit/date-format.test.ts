@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+
+const KICKOFF = "2025-08-16T14:00:00Z";
+
+describe("formatKickoff", () => {
+  it("shows a kickoff in the player's zone on the game pages", () => {
+    expect(formatKickoff(KICKOFF, "Europe/London")).toBe("Sat 16 Aug, 15:00");
+    expect(formatKickoff(new Date(KICKOFF), "America/Los_Angeles")).toBe("Sat 16 Aug, 07:00");
+  });
+  it("adds the year and the zone for the admin's results list", () => {
+    expect(formatKickoff(KICKOFF, "Europe/London", { full: true })).toBe("Sat, 16 Aug 2025, 15:00 BST");
+    expect(formatKickoff("2026-01-03T23:30:00Z", "Europe/London", { full: true })).toBe("Sat, 3 Jan 2026, 23:30 GMT");
+  });
+  it("falls back to UTC for an unknown or missing zone, and says TBA without a kickoff", () => {
+    expect(formatKickoff(KICKOFF, "Not/AZone", { full: true })).toBe("Sat, 16 Aug 2025, 14:00 UTC");
+    expect(formatKickoff(KICKOFF, null)).toBe("Sat 16 Aug, 14:00");
+    expect(formatKickoff(null, "Europe/London")).toBe("TBA");
+    expect(safeTimeZone("Not/AZone")).toBe("UTC");
+    expect(safeTimeZone("Asia/Kolkata")).toBe("Asia/Kolkata");
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { readEnv, type Bindings } from "~/env.server";
+
+const SECRET = "s".repeat(32);
+const DATABASE_URL = "postgres://app@db.example/footycoach";
+
+/** Fresh bindings every call: readEnv caches per bindings object. */
+function bindings(vars: Partial<Record<Exclude<keyof Bindings, "HYPERDRIVE" | "ASSETS">, string>> = {}, withDatabase = true): Bindings {
+  return {
+    ...(withDatabase ? { HYPERDRIVE: { connectionString: DATABASE_URL } as unknown as Hyperdrive } : {}),
+    SESSION_SECRET: SECRET,
+    ...vars,
+  } as Bindings;
+}
+
+const production = { ENVIRONMENT: "production", MAIL_PROVIDER: "resend", MAIL_API_KEY: "re_key" };
+
+describe("readEnv", () => {
+  it("fills the defaults of a development Worker", () => {
+    expect(readEnv(bindings({ ENVIRONMENT: "development" }))).toEqual({
+      ENVIRONMENT: "development",
+      SESSION_SECRET: SECRET,
+      DATABASE_URL,
+      TEST_CLOCK: "disabled",
+      GA_MEASUREMENT_ID: "",
+      ANALYTICS_SCRIPT_URL: "https://www.googletagmanager.com/gtag/js",
+      MAIL_PROVIDER: "outbox",
+      MAIL_API_KEY: "",
+      MAIL_FROM: "FootyCoach <no-reply@footycoach.app>",
+      DB_EMBEDDED: "0",
+    });
+  });
+
+  it("treats a Worker without ENVIRONMENT as production, which needs a real mail provider", () => {
+    expect(() => readEnv(bindings())).toThrow("Invalid Worker configuration: : production needs a real MAIL_PROVIDER");
+    const env = readEnv(bindings({ MAIL_PROVIDER: "resend", MAIL_API_KEY: "re_key" }));
+    expect(env.ENVIRONMENT).toBe("production");
+    expect(env.TEST_CLOCK).toBe("disabled");
+  });
+
+  it("accepts a production Worker with a real mail provider and the clock left alone", () => {
+    const env = readEnv(bindings({ ...production, TEST_CLOCK: "disabled" }));
+    expect(env).toMatchObject({ ENVIRONMENT: "production", MAIL_PROVIDER: "resend", TEST_CLOCK: "disabled" });
+  });
+
+  it("refuses the test clock in production", () => {
+    expect(() => readEnv(bindings({ ...production, TEST_CLOCK: "enabled" }))).toThrow("TEST_CLOCK cannot be enabled in production");
+  });
+
+  it("allows the test clock outside production", () => {
+    expect(readEnv(bindings({ ENVIRONMENT: "test", TEST_CLOCK: "enabled" })).TEST_CLOCK).toBe("enabled");
+    expect(readEnv(bindings({ ENVIRONMENT: "development", TEST_CLOCK: "enabled" })).TEST_CLOCK).toBe("enabled");
+  });
+
+  it("refuses the outbox mail provider in production, and says both problems at once", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "production", MAIL_PROVIDER: "outbox" }))).toThrow(
+      "production needs a real MAIL_PROVIDER",
+    );
+    expect(() => readEnv(bindings({ ENVIRONMENT: "production", TEST_CLOCK: "enabled" }))).toThrow(
+      /TEST_CLOCK cannot be enabled in production.*production needs a real MAIL_PROVIDER/,
+    );
+  });
+
+  it("refuses a short or missing session secret", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "development", SESSION_SECRET: "short" }))).toThrow(
+      "SESSION_SECRET: SESSION_SECRET must be at least 32 characters",
+    );
+    expect(() => readEnv({ HYPERDRIVE: bindings().HYPERDRIVE, ENVIRONMENT: "development" })).toThrow(/SESSION_SECRET/);
+  });
+
+  it("refuses a Worker without its database binding", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "development" }, false))).toThrow(/DATABASE_URL/);
+  });
+
+  it("refuses values outside their lists", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "staging" }))).toThrow(/ENVIRONMENT/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", TEST_CLOCK: "on" }))).toThrow(/TEST_CLOCK/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", MAIL_PROVIDER: "smtp" }))).toThrow(/MAIL_PROVIDER/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", DB_EMBEDDED: "yes" }))).toThrow(/DB_EMBEDDED/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", GA_MEASUREMENT_ID: "G-1<script>" }))).toThrow(/GA_MEASUREMENT_ID/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", ANALYTICS_SCRIPT_URL: "not a url" }))).toThrow(/ANALYTICS_SCRIPT_URL/);
+  });
+
+  it("validates a bindings object once and returns the same Env for it", () => {
+    const b = bindings({ ENVIRONMENT: "test" });
+    const first = readEnv(b);
+    expect(readEnv(b)).toBe(first);
+    expect(readEnv(bindings({ ENVIRONMENT: "test" }))).not.toBe(first);
+  });
+});
