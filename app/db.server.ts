@@ -288,12 +288,12 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       if (!session) throw new Error("asUser before the session check: call context.user() first.");
       // The statements go out now, next to the session check; the result counts only if the session
       // is this user's (else the caller's login redirect, and nothing read is used).
-      const result = new Promise<T>((resolve) => resolve(fn(tx)));
+      const result = new Promise<unknown>((resolve) => resolve(fn(tx)));
       const [user, value] = await Promise.allSettled([session, result]);
       if (user.status === "rejected") throw user.reason;
       if (user.value?.id !== userId) throw new Error("asUser for a user other than the session's.");
       if (value.status === "rejected") throw mapped(value.reason);
-      return value.value;
+      return value.value as never;
     },
     asService(fn) {
       return run((stx) => stx`select set_config('app.now', ${iso}, true)`, fn);

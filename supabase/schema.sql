@@ -13,7 +13,7 @@
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
 --   private functions: accounts_sync_profile_email, admin_create_competition, after_fixture_change,
---                      can_see_match_day_picks, close_due_registrations, competition_leagues,
+--                      authenticate, can_see_match_day_picks, close_due_registrations, competition_leagues,
 --                      competition_registration_key, competition_seasons, competition_types,
 --                      competitions_before_write, create_competition, create_private_competition, csv_text,
 --                      eligible_teams, fixtures_refresh_matchdays, fixtures_refresh_stats, is_admin,
@@ -433,6 +433,38 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.after_fixture_change(p_league text, p_season text, p_match_day integer, p_changed boolean) FROM PUBLIC;
+
+--
+-- Name: authenticate(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.authenticate(p_session_hash text) RETURNS TABLE(id uuid, email text, username text, role text, time_zone text, analytics_consent boolean, session_id text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_user uuid;
+begin
+  select s.user_id into v_user
+    from account.sessions s
+   where s.id = p_session_hash and s.expires_at > public.app_now();
+  perform pg_catalog.set_config('request.jwt.claims',
+    case when v_user is null then ''
+         else pg_catalog.json_build_object('sub', v_user, 'role', 'authenticated')::text end, true);
+  return query
+    select a.id, a.email::text, p.username::text, coalesce(p.role, 'player')::text, p.time_zone::text,
+           p.analytics_consent, p_session_hash
+      from account.accounts a
+      left join public.profiles p on p.id = a.id
+     where a.id = v_user;
+end
+$$;
+
+--
+-- Name: FUNCTION authenticate(p_session_hash text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.authenticate(p_session_hash text) FROM PUBLIC;
 
 --
 -- Name: can_see_match_day_picks(uuid, integer); Type: FUNCTION; Schema: private

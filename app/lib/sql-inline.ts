@@ -18,11 +18,14 @@
 /** A value the database could not be sent: the request's input, answered with 400 by the data path. */
 export class BadSqlValue extends Error {}
 
-/** An identifier (a column name chosen from a fixed list), written as a quoted identifier. */
+/** An identifier (a column name chosen from a fixed list), quoted; "c.type" is "c"."type", as in postgres.js. */
 export class SqlIdentifier {
   constructor(readonly name: string) {}
   get text(): string {
-    return `"${this.name.replace(/"/g, '""')}"`;
+    return this.name
+      .split(".")
+      .map((part) => `"${part.replace(/"/g, '""')}"`)
+      .join(".");
   }
 }
 

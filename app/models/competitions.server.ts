@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import type { Db, Tx } from "~/db.server";
+import type { SqlFragment } from "~/lib/sql-inline";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
 import { pageCount, pageWindow } from "~/lib/paging";
@@ -14,7 +15,7 @@ import { pageCount, pageWindow } from "~/lib/paging";
 export const PAGE_SIZE = 9;
 
 /** A fixed SQL expression a filter narrows: a column, or the one computed rule (never taken from the request). */
-type FilterColumn = string | ((tx: Tx) => postgres.PendingQuery<postgres.Row[]>);
+type FilterColumn = string | ((tx: Tx) => SqlFragment);
 
 /**
  * "and <column> = <value>" for every filter that is set ("" = All adds nothing). The columns are fixed
