@@ -33,11 +33,11 @@ test("upcoming competitions show a countdown and player count", async ({ page, l
 
 test("Scout competitions are never listed among the upcoming ones", async ({ page, loginAs }) => {
   await loginAs("player");
-  // A Scout and a knockout arranged alike, started on match day 1 (the season's first day, earlier than any
-  // other open competition), the Scout's name sorting just before the knockout's: were Scouts not left out,
-  // the Scout would be listed wherever the knockout is.
+  // A Scout and a knockout arranged alike, starting today on the current match day (registration open, and
+  // the earliest start a new competition can have), the Scout's name sorting just before the knockout's:
+  // were Scouts not left out, the Scout would be listed wherever the knockout is.
   const tag = uniqueName("Dash ");
-  const arranged = { startMatchDay: 1, registrationStatus: "open", status: "active" } as const;
+  const arranged = { startDate: "today", registrationStatus: "open", status: "active" } as const;
   const scout = await arrangeCompetition({ ...arranged, name: `${tag} 1 scout`, type: "scout" });
   const knockout = await arrangeCompetition({ ...arranged, name: `${tag} 2 knockout`, type: "knockout" });
   await page.goto("/dashboard");
