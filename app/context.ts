@@ -19,6 +19,8 @@ declare module "@remix-run/cloudflare" {
     now: Date;
     /** The signed-in user for this request, looked up once and shared by every loader. */
     user(): Promise<SessionUser | null>;
+    /** The user id of the signed session cookie, before the database has checked it (see requireUserAnd). */
+    userId(): Promise<string | null>;
     clientAddress: string;
     waitUntil(promise: Promise<unknown>): void;
   }

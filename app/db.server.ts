@@ -238,7 +238,8 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
 
   function authenticate(sessionHash: string | null): Promise<SessionUser | null> {
     session ??= (async () => {
-      void send(render(["select set_config('app.now', ", ", true)"], [iso]));
+      // Its failure (the database is down) is the session check's failure, reported there.
+      send(render(["select set_config('app.now', ", ", true)"], [iso])).catch(() => {});
       // Always exactly one row (the left join), so the role is always set: 'anon' unless the session is valid.
       const rows = await send<(SessionUser & { role: SessionUser["role"] | null })[]>(
         render(

@@ -3,11 +3,16 @@ import type { Env } from "./env.server";
 import type { Db } from "./db.server";
 import type { SessionUser } from "./context";
 import { randomToken, sha256Hex } from "./lib/crypto";
+import { isUuid } from "./lib/ids";
 import { readCookie } from "./lib/read-cookie.server";
 
 const SESSION_DAYS = 30;
 
-/** The session cookie holds a random token; the database keeps only its SHA-256, so a leaked table row is useless. */
+/**
+ * The session cookie holds "<user id>:<random token>", signed; the database keeps only the token's SHA-256, so
+ * a leaked table row is useless. The user id lets a page send its reads before the database has confirmed the
+ * session (decision 012): they run as the session's identity, and are used only when it is this user's.
+ */
 function sessionCookie(env: Env) {
   const secure = env.ENVIRONMENT === "production";
   // `__Host-` pins the cookie to this exact origin over HTTPS; plain-http local serving cannot use it.
@@ -21,18 +26,45 @@ function sessionCookie(env: Env) {
   });
 }
 
-async function readToken(request: Request, env: Env): Promise<string | null> {
+interface SessionCookie {
+  userId: string;
+  token: string;
+  /** SHA-256 (hex) of the token: the sessions table's key. */
+  hash: string;
+}
+
+async function readSession(request: Request, env: Env): Promise<SessionCookie | null> {
   const value = await readCookie(sessionCookie(env), request);
-  return typeof value === "string" && value.length >= 32 ? value : null;
+  if (typeof value !== "string") return null;
+  const match = /^([0-9a-f-]{36}):([A-Za-z0-9_-]{32,200})$/.exec(value);
+  if (!match || !isUuid(match[1])) return null;
+  return { userId: match[1], token: match[2], hash: await sha256Hex(match[2]) };
+}
+
+async function readToken(request: Request, env: Env): Promise<string | null> {
+  return (await readSession(request, env))?.token ?? null;
 }
 
 /**
- * The signed-in user or null: the session token's hash goes to the database as the first statement of the
- * request's transaction (Db.authenticate), which validates it and sets the request's identity.
+ * The session as this request sees it. `userId()` comes from the signed cookie (no database) and starts the
+ * session check, the first statement of the request's transaction (Db.authenticate), so reads a loader sends
+ * right after it travel in the same message; `user()` is the check's answer, null for an unknown or expired
+ * session, or one that is not the cookie's user.
  */
-export async function lookupSessionUser(request: Request, env: Env, db: Db): Promise<SessionUser | null> {
-  const token = await readToken(request, env);
-  return db.authenticate(token ? await sha256Hex(token) : null);
+export function requestSession(request: Request, env: Env, db: Db) {
+  const cookie = readSession(request, env);
+  let checked: Promise<SessionUser | null> | undefined;
+  // No session cookie: signed out, without asking the database.
+  const start = (s: SessionCookie | null) =>
+    (checked ??= s ? db.authenticate(s.hash).then((user) => (user && user.id === s.userId ? user : null)) : Promise.resolve(null));
+  return {
+    user: () => cookie.then(start),
+    userId: () =>
+      cookie.then((s) => {
+        void start(s);
+        return s?.userId ?? null;
+      }),
+  };
 }
 
 /**
@@ -50,7 +82,7 @@ export async function startSession(request: Request, env: Env, db: Db, userId: s
     await tx`insert into account.sessions (id, user_id, created_at, expires_at, last_seen_at)
              values (${id}, ${userId}, ${db.now.toISOString()}, ${expires.toISOString()}, ${db.now.toISOString()})`;
   });
-  return cookie.serialize(token);
+  return cookie.serialize(`${userId}:${token}`);
 }
 
 /** Ends the session server-side and returns the Set-Cookie header that clears it. */
@@ -67,6 +99,26 @@ function loginRedirect(request: Request): never {
   const url = new URL(request.url);
   const back = url.pathname + url.search;
   throw redirect(back && back !== "/" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
+}
+
+/**
+ * The signed-in user and the page's reads together: `read` starts with the user id from the signed cookie
+ * while the database checks the session in the same round trip; its result is used only when the check
+ * confirms the session (else the login redirect, and what was read is dropped).
+ */
+export async function requireUserAnd<T>(
+  request: Request,
+  context: AppLoadContext,
+  read: (userId: string) => Promise<T>,
+): Promise<{ user: SessionUser; data: T }> {
+  const userId = await context.userId();
+  if (!userId) loginRedirect(request);
+  const reading = read(userId);
+  // What was read may be dropped (no session, or the database is down): never an unhandled rejection.
+  reading.catch(() => {});
+  const user = await context.user();
+  if (!user) loginRedirect(request);
+  return { user, data: await reading };
 }
 
 /** The signed-in user, or a redirect to /login that brings them back here afterwards. */

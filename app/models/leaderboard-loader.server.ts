@@ -5,7 +5,7 @@ import { pageFrom } from "~/components/Pager";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import type { Db } from "~/db.server";
 import type { Leaderboard } from "~/models/leaderboards.server";
-import { requireUser } from "~/session.server";
+import { requireUserAnd } from "~/session.server";
 import { isUuid } from "~/lib/ids";
 
 type ReadBoard<Board> = (db: Db, userId: string, competitionId: string, page: number) => Promise<Board | null>;
@@ -21,11 +21,12 @@ export async function loadLeaderboard<Board extends Leaderboard<Board["rows"][nu
   type: "knockout" | "season",
   read: ReadBoard<Board>,
 ): Promise<{ board: Board; view: LeaderboardView<Board["rows"][number]> }> {
-  const user = await requireUser(request, context);
-  if (!isUuid(params.competitionId)) competitionNotFound();
+  const competitionId = params.competitionId;
   const url = new URL(request.url);
   const page = pageFrom(url);
-  const board = await read(context.db, user.id, params.competitionId, page);
+  const { user, data: board } = await requireUserAnd(request, context, async (userId) =>
+    isUuid(competitionId) ? read(context.db, userId, competitionId, page) : null,
+  );
   if (!board) competitionNotFound();
   const { competition } = board;
   if (competition.type !== type) throw redirect(`${leaderboardPath(competition)}${url.search}`);

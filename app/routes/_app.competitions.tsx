@@ -15,7 +15,7 @@ import { startDateField, todayIn } from "~/lib/validation";
 import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { requireUser } from "~/session.server";
+import { requireUser, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/competitions.css?url";
 
@@ -23,13 +23,14 @@ export const meta: MetaFunction = () => [{ title: "Competitions | FootyCoach" }]
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
   const url = new URL(request.url);
   const filters = listFiltersFrom(url);
-  const list = await listCompetitions(context.db, user.id, filters, pageFrom(url), {
-    createdId: url.searchParams.get("created"),
-    joinId: url.searchParams.get("join"),
-  });
+  const { user, data: list } = await requireUserAnd(request, context, (userId) =>
+    listCompetitions(context.db, userId, filters, pageFrom(url), {
+      createdId: url.searchParams.get("created"),
+      joinId: url.searchParams.get("join"),
+    }),
+  );
   redirectPastLastPage(url, list);
   return {
     ...list,

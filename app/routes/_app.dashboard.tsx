@@ -8,7 +8,7 @@ import { CreatePrivateCompetition } from "~/components/CreatePrivateCompetition"
 import { InviteButtons } from "~/components/InviteButtons";
 import { LockIcon, typeLabel } from "~/components/CompetitionCard";
 import { getDashboard, selectionAction, type RegisteredCompetition } from "~/models/dashboard.server";
-import { requireUser } from "~/session.server";
+import { requireUserAnd } from "~/session.server";
 import { todayIn } from "~/lib/validation";
 import { ordinal } from "~/lib/ordinal";
 
@@ -19,8 +19,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
-  const dashboard = await getDashboard(context.db, user.id);
+  const { user, data: dashboard } = await requireUserAnd(request, context, (userId) => getDashboard(context.db, userId));
   return {
     ...dashboard,
     registered: dashboard.registered.map((r) => ({ ...r, action: selectionAction(r) })),

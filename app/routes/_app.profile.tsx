@@ -5,15 +5,15 @@ import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
 import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
-import { requireUser } from "~/session.server";
+import { requireUser, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import { dateFormat } from "~/lib/date-format";
 
 export const meta: MetaFunction = () => [{ title: "Profile | FootyCoach" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
-  return { profile: await getOwnProfile(context.db, user.id), email: user.email };
+  const { user, data: profile } = await requireUserAnd(request, context, (userId) => getOwnProfile(context.db, userId));
+  return { profile, email: user.email };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

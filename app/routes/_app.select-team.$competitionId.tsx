@@ -7,7 +7,7 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
 import { getTeamSelectionPage, groupFixtures, saveTeamSelection, selectionRefusalReason } from "~/models/selections.server";
-import { requireUser } from "~/session.server";
+import { requireUser, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
@@ -22,9 +22,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
-  if (!isUuid(params.competitionId)) competitionNotFound();
-  const page = await getTeamSelectionPage(context.db, user.id, params.competitionId);
+  const competitionId = params.competitionId;
+  const { user, data: page } = await requireUserAnd(request, context, async (userId) =>
+    isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId) : null,
+  );
   if (!page) competitionNotFound();
   const url = new URL(request.url);
   const timeZone = safeTimeZone(user.timeZone);

@@ -69,7 +69,7 @@ export type Who = "player" | "admin" | { email: string };
 export type SignedIn = Player;
 
 /**
- * The session cookie as the Worker sets it (app/session.server.ts): a random token signed with the Worker's
+ * The session cookie as the Worker sets it (app/session.server.ts): "<user id>:<random token>" signed with the Worker's
  * SESSION_SECRET (global-setup exports it) by Remix's createCookie; the database keeps the token's SHA-256.
  */
 async function startSession(userId: string): Promise<{ name: string; value: string }> {
@@ -78,7 +78,7 @@ async function startSession(userId: string): Promise<{ name: string; value: stri
   const token = randomBytes(32).toString("base64url");
   const id = createHash("sha256").update(token).digest("hex");
   await db()`insert into account.sessions (id, user_id, expires_at) values (${id}, ${userId}, now() + interval '30 days')`;
-  const setCookie = await createCookie("fc_session", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secret] }).serialize(token);
+  const setCookie = await createCookie("fc_session", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secret] }).serialize(`${userId}:${token}`);
   const pair = setCookie.split(";")[0];
   const eq = pair.indexOf("=");
   return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };

@@ -55,7 +55,7 @@ describe("the web Worker in workerd", () => {
   it("answers 503 'temporarily unavailable' when the database is down, with no stack trace", async () => {
     // A well-signed session cookie makes the Worker look the session up in the (unreachable) database.
     const cookie = createCookie("fc_session", { secrets: ["workers-test-secret-0123456789abcdef0123"] });
-    const header = await cookie.serialize("x".repeat(43));
+    const header = await cookie.serialize(`7b1f3c2e-9f7a-4c55-8d0e-2f4b8a6c1d3e:${"x".repeat(43)}`);
     const res = await SELF.fetch(`${BASE}/dashboard`, { headers: { Cookie: header.split(";")[0] } });
     expect(res.status).toBe(503);
     const html = await res.text();

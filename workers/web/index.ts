@@ -3,10 +3,9 @@ import * as build from "../../build/server/index.js";
 import { readEnv, type Bindings } from "../../app/env.server";
 import { createDb } from "../../app/db.server";
 import { readClock } from "../../app/clock.server";
-import { lookupSessionUser } from "../../app/session.server";
+import { requestSession } from "../../app/session.server";
 import { isCrossSiteMutation } from "../../app/lib/origin";
 import { functionsApp } from "../../functions/app";
-import type { SessionUser } from "../../app/context";
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
@@ -32,12 +31,13 @@ export default {
       return functionsApp.fetch(request, { env, db, now }, ctx);
     }
 
-    let userPromise: Promise<SessionUser | null> | undefined;
+    const session = requestSession(request, env, db);
     const context: AppLoadContext = {
       env,
       db,
       now,
-      user: () => (userPromise ??= lookupSessionUser(request, env, db)),
+      user: session.user,
+      userId: session.userId,
       clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
       waitUntil: (p) => ctx.waitUntil(p),
     };
