@@ -99,6 +99,8 @@ const CANCEL_REQUEST = 80877102;
 const KEEP_CLIENT_BYTES = 256 * 1024;
 /** Closed connections remembered between resets (a long test run may never reset). */
 const KEEP_CONNECTIONS = 5000;
+/** LATENCY_PROXY_TRACE=1: print every chunk (connection, time, direction, size) to stderr. */
+const TRACE = process.env.LATENCY_PROXY_TRACE === "1";
 
 /** Splits a Postgres byte stream into messages across chunk boundaries; reports the type of each message. */
 class Framer {
@@ -288,6 +290,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
 
     client.on("data", (chunk: Buffer) => {
       lastActivity = performance.now();
+      if (TRACE) console.error(`[rtt ${counts.id}] ${lastActivity.toFixed(1)} C->S ${chunk.length}B`);
       counts.bytesUp += chunk.length;
       if (conn.clientBytesKept < KEEP_CLIENT_BYTES) {
         conn.clientBytes.push(chunk);
@@ -306,6 +309,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
     });
     upstream.on("data", (chunk: Buffer) => {
       lastActivity = performance.now();
+      if (TRACE) console.error(`[rtt ${counts.id}] ${lastActivity.toFixed(1)} S->C ${chunk.length}B`);
       counts.bytesDown += chunk.length;
       serverFramer.push(chunk);
       down.push(chunk);
