@@ -1,7 +1,15 @@
 /**
  * `npm run bench`: serves the built app under wrangler dev on a fresh database and prints, from one run,
  * requests per second and p50/p95 latency of server-rendered pages against a static file of the same
- * server (as ratios), and the gzip size of the JavaScript the browser loads for a page.
+ * server (as ratios), the gzip size of the JavaScript the browser loads for a page, and at the end one
+ * table of every signed-in page and the main writes measured one request at a time as the demo player:
+ * database round trips per request, p50/p95 with no added latency and with a database RTT of 50 ms, and
+ * workerd CPU per request.
+ *
+ * The path: wrangler dev (workerd) -> wrangler's local Hyperdrive -> scripts/latency-proxy.ts (adds the
+ * delay, counts round trips) -> PgBouncer in transaction mode (installed from Debian when missing and we
+ * are root) -> PostgreSQL. BENCH_REQUESTS: requests per target (sequential table: at RTT 0; at RTT 50 ms
+ * at most BENCH_RTT_REQUESTS, default min(BENCH_REQUESTS, 20)). BENCH_RTT_MS: the added RTT (default 50).
  */
 import path from "node:path";
 import os from "node:os";
@@ -11,10 +19,13 @@ import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } fr
 import { startPostgres, createTestDatabase } from "../tests/support/pg";
 import postgres from "postgres";
 import { seedScale } from "./db/seed-scale";
-import { havePgBouncer, startPgBouncer } from "./pgbouncer";
+import { ensurePgBouncer, startPgBouncer } from "./pgbouncer";
+import { startLatencyProxy, type LatencyProxy } from "./latency-proxy";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 400);
+const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 50);
+const RTT_REQUESTS = Number(process.env.BENCH_RTT_REQUESTS ?? Math.min(REQUESTS, 20));
 
 interface Stats {
   rps: number;
@@ -99,12 +110,22 @@ async function main() {
   const databaseUrl = await createTestDatabase(pg.url);
   await prepareDatabase(databaseUrl, { seed: true });
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "footycoach-bench-"));
-  // Hyperdrive pools connections in production; PgBouncer (transaction mode) models that here when installed.
-  const pooler = process.env.BENCH_POOL !== "0" && havePgBouncer() ? await startPgBouncer(databaseUrl, await freePort()) : null;
-  const worker = await startWorker({ port: await freePort(), databaseUrl: pooler?.url ?? databaseUrl, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
+  // Hyperdrive pools connections in production; PgBouncer (transaction mode) models that here.
+  const poolWanted = process.env.BENCH_POOL !== "0";
+  const pooler = poolWanted && ensurePgBouncer() ? await startPgBouncer(databaseUrl, await freePort()) : null;
+  if (poolWanted && !pooler) {
+    console.warn(
+      "\n!!! WARNING: PgBouncer is not installed and could not be installed (needs root and apt-get).\n" +
+        "!!! This benchmark measures WITHOUT connection pooling: every request opens and authenticates a new\n" +
+        "!!! PostgreSQL connection, a cost production Hyperdrive does not pay. Install Debian's pgbouncer.\n",
+    );
+  }
+  // The latency proxy: no added delay until the round-trip table switches it on.
+  const proxy = await startLatencyProxy({ target: pooler?.url ?? databaseUrl, delayMs: 0 });
+  const worker = await startWorker({ port: await freePort(), databaseUrl: proxy.url, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
   workerPid = worker.process.pid;
   try {
-    console.log(`\nFootyCoach benchmark: wrangler dev + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (a new connection per request: no pooler installed)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
+    console.log(`\nFootyCoach benchmark: wrangler dev + latency proxy + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (NO POOLER: a new server connection per request)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
     // Warm both paths, then measure them back to back in the same run.
     await load(`${worker.url}/favicon.svg`);
     await load(`${worker.url}/login`);
@@ -149,12 +170,203 @@ async function main() {
     console.log(`ratio  workerd CPU per request, /dashboard / static = ${(dashboard.cpuMs / staticAgain.cpuMs).toFixed(2)}, /competitions / static = ${(competitions.cpuMs / staticAgain.cpuMs).toFixed(2)}`);
     const djs = await firstLoadJs(worker.url, "/dashboard", headers);
     console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
+
+    const table = await roundTripTable(worker.url, cookie, databaseUrl, proxy);
+    console.log(`\nfirst-load JavaScript: /login ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB), /dashboard ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
+    console.log(table);
   } finally {
     await worker.stop();
+    await proxy.stop();
     await pooler?.stop();
     await pg.stop();
   }
   void ROOT;
+}
+
+interface Sample {
+  ms: number;
+  roundTrips: number;
+  startup: number;
+  query: number;
+}
+
+interface Target {
+  name: string;
+  /** Makes one request and checks its answer; `i` numbers the sample (writes alternate their input). */
+  send(i: number): Promise<void>;
+  /** Undo a write after each sample (outside the timing, straight in the database). */
+  after?(i: number): Promise<void>;
+}
+
+/** One request at a time: latency, round trips of each request (from the proxy) and workerd CPU per request. */
+async function sequential(target: Target, n: number, proxy: LatencyProxy) {
+  const samples: Sample[] = [];
+  const cpuBefore = treeCpuSeconds(workerPid, "workerd");
+  let cpuSeconds = 0;
+  for (let i = 0; i < n; i++) {
+    proxy.reset();
+    const t = performance.now();
+    await target.send(i);
+    const ms = performance.now() - t;
+    const snap = proxy.snapshot();
+    samples.push({ ms, roundTrips: snap.roundTrips, startup: snap.startupRoundTrips, query: snap.queryRoundTrips });
+    if (target.after) {
+      // Keep the undo's CPU out of the Worker's figure (it does not touch workerd, but be exact anyway).
+      const c = treeCpuSeconds(workerPid, "workerd");
+      await target.after(i);
+      cpuSeconds -= treeCpuSeconds(workerPid, "workerd") - c;
+    }
+  }
+  cpuSeconds += treeCpuSeconds(workerPid, "workerd") - cpuBefore;
+  const times = samples.map((s) => s.ms).sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
+  const range = (k: "roundTrips" | "startup" | "query") => {
+    const lo = Math.min(...samples.map((s) => s[k]));
+    const hi = Math.max(...samples.map((s) => s[k]));
+    return lo === hi ? String(lo) : `${lo}-${hi}`;
+  };
+  return { p50: pct(50), p95: pct(95), cpuMs: (cpuSeconds * 1000) / n, rt: range("roundTrips"), startup: range("startup"), query: range("query") };
+}
+
+/**
+ * The table printed at the end: every signed-in page and the main writes as the demo player, one request at a
+ * time, at RTT 0 and at RTT_MS (the proxy's delay switched at run time, same worker).
+ */
+async function roundTripTable(base: string, cookie: string, databaseUrl: string, proxy: LatencyProxy): Promise<string> {
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [me] = await sql<{ id: string }[]>`select id from account.accounts where email = 'player@footycoach.test'`;
+    // The demo player's biggest knockout and season competitions (the scaled ones have ~200 members).
+    const biggest = (type: string) => sql<{ id: string; current_match_day: number; league: string; season: string }[]>`
+      select c.id, c.current_match_day, c.league, c.season from public.competitions c
+        join public.user_selections m on m.competition_id = c.id and m.user_id = ${me.id}
+       where c.type = ${type} and c.status = 'active'
+       order by (select count(*) from public.user_selections x where x.competition_id = c.id) desc, c.name limit 1`;
+    const [ko] = await biggest("knockout");
+    const [season] = await biggest("season");
+    // A public competition open for registration that the demo player is not in (joined, then left again).
+    const [open] = await sql<{ id: string }[]>`
+      select c.id from public.competitions c
+       where c.name like 'Bench %' and c.visibility = 'public' and c.registration_status = 'open' and c.status = 'active'
+         and not exists (select 1 from public.user_selections m where m.competition_id = c.id and m.user_id = ${me.id})
+       order by c.name limit 1`;
+    const teams = (
+      await sql<{ home_team: string; away_team: string }[]>`
+        select home_team, away_team from public.fixtures where league = ${ko.league} and season = ${ko.season} and match_day = ${ko.current_match_day}
+         order by kickoff_time, id limit 1`
+    ).flatMap((f) => [f.home_team, f.away_team]);
+    if (!ko || !season || !open || teams.length < 2) throw new Error("bench data: no knockout, season or open competition for the demo player");
+
+    const headers = { Cookie: cookie, Origin: base };
+    const get = (pathname: string): Target => ({
+      name: `GET ${pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/, "{id}")}`,
+      async send() {
+        const res = await fetch(base + pathname, { headers, redirect: "manual" });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`${pathname} answered ${res.status}`);
+      },
+    });
+    const post = async (pathname: string, form: Record<string, string>) => {
+      const res = await fetch(base + pathname, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form).toString(),
+        redirect: "manual",
+      });
+      await res.arrayBuffer();
+      if (res.status !== 302) throw new Error(`POST ${pathname} answered ${res.status}`);
+      return res.headers.get("location") ?? "";
+    };
+    const join: Target = {
+      name: "POST join a competition",
+      async send() {
+        await post("/competitions", { intent: "join", competitionId: open.id, redirectTo: "/competitions" });
+      },
+      async after() {
+        const left = await sql`delete from public.user_selections where user_id = ${me.id} and competition_id = ${open.id} returning 1`;
+        if (left.length !== 1) throw new Error("the join did not happen");
+      },
+    };
+    const pick: Target = {
+      name: "POST save a pick",
+      async send(i) {
+        const location = await post(`/select-team/${ko.id}`, { intent: "select", team: teams[i % 2] });
+        if (location !== `/select-team/${ko.id}`) throw new Error(`save a pick was refused: ${location}`);
+      },
+    };
+    const staticFile: Target = {
+      name: "static /favicon.svg",
+      async send() {
+        const res = await fetch(`${base}/favicon.svg`);
+        await res.arrayBuffer();
+      },
+    };
+    const targets: Target[] = [
+      staticFile,
+      get("/dashboard"),
+      get("/competitions"),
+      get("/my-competitions"),
+      get(`/competition/${ko.id}`),
+      get(`/select-team/${ko.id}`),
+      get(`/leaderboard/${ko.id}`),
+      get(`/season-leaderboard/${season.id}`),
+      get("/scout"),
+      get("/profile"),
+      join,
+      pick,
+    ];
+
+    console.log(`\nsequential requests as the demo player: ${REQUESTS} per target at RTT 0, ${RTT_REQUESTS} at RTT ${RTT_MS} ms...`);
+    for (const t of targets) for (let i = 0; i < 3; i++) (await t.send(i), await t.after?.(i)); // warm
+    proxy.setDelay(0);
+    const at0: Awaited<ReturnType<typeof sequential>>[] = [];
+    for (const t of targets) at0.push(await sequential(t, REQUESTS, proxy));
+    proxy.setDelay(RTT_MS / 2);
+    const atRtt: Awaited<ReturnType<typeof sequential>>[] = [];
+    try {
+      for (const t of targets) atRtt.push(await sequential(t, RTT_REQUESTS, proxy));
+    } finally {
+      proxy.setDelay(0);
+    }
+
+    const staticP50 = atRtt[0].p50;
+    const rows = targets.map((t, i) => {
+      const a = at0[i];
+      const b = atRtt[i];
+      const rt = a.rt === b.rt ? a.rt : `${a.rt} / ${b.rt}`;
+      const split = i === 0 ? "" : a.startup === b.startup && a.query === b.query ? `${a.startup} + ${a.query}` : `${a.startup} + ${a.query} / ${b.startup} + ${b.query}`;
+      return [
+        t.name,
+        i === 0 ? "0" : rt,
+        split,
+        a.p50.toFixed(1),
+        a.p95.toFixed(1),
+        b.p50.toFixed(1),
+        b.p95.toFixed(1),
+        i === 0 ? "" : ((b.p50 - staticP50) / RTT_MS).toFixed(1),
+        a.cpuMs.toFixed(2),
+      ];
+    });
+    rows.push(["POST redeem (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
+    rows.push(["POST save a prediction (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
+    const head = ["request", "DB round trips", "start-up + query", "p50 @0", "p95 @0", `p50 @${RTT_MS}`, `p95 @${RTT_MS}`, `(p50-static)/RTT @${RTT_MS}`, "workerd CPU ms"];
+    const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+    const line = (r: string[]) => "| " + r.map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join(" | ") + " |";
+    return [
+      `\nPer request, one at a time, as the demo player (player@footycoach.test) on the scaled demo data. Latencies in ms;`,
+      `"@0": no added latency (${REQUESTS} requests), "@${RTT_MS}": the proxy adds ${RTT_MS / 2} ms each way between the local Hyperdrive and`,
+      `the database (${RTT_REQUESTS} requests). DB round trips from the proxy (one value when every request gave the same count, "0 / 50"`,
+      `when the two runs differ); start-up = the new connection's StartupMessage..ReadyForQuery, which production Hyperdrive`,
+      `answers at the edge. (p50-static)/RTT: the page's p50 minus the static file's p50 at RTT ${RTT_MS}, in RTTs. Target: 1 round`,
+      `trip per page view, 2 per write. workerd CPU per request from /proc during the @0 run.`,
+      "",
+      line(head),
+      "|" + widths.map((w, c) => (c === 0 ? "-".repeat(w + 1) : "-".repeat(w + 1) + ":")).join("|") + "|",
+      ...rows.map(line),
+    ].join("\n");
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 void main().catch((e) => {

@@ -15,6 +15,28 @@ export function havePgBouncer(): boolean {
   return existsSync(BIN);
 }
 
+/**
+ * Installs Debian's pgbouncer when it is missing and this user can (root with apt-get), as
+ * scripts/install-test-deps.sh does for PostgreSQL. Returns whether pgbouncer is there afterwards.
+ */
+export function ensurePgBouncer(log: (m: string) => void = console.log): boolean {
+  if (havePgBouncer()) return true;
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync("sh", ["-c", "command -v apt-get"], { stdio: "ignore" }).status === 0;
+  if (!root || !apt) {
+    log(`[setup] pgbouncer is missing and cannot be installed here (${root ? "no apt-get" : "not root"})`);
+    return false;
+  }
+  log("[setup] installing pgbouncer from Debian");
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  const update = spawnSync("apt-get", ["update", "-qq"], { stdio: ["ignore", "ignore", "inherit"], env });
+  const install =
+    update.status === 0 &&
+    spawnSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "pgbouncer"], { stdio: ["ignore", "ignore", "inherit"], env });
+  if (!install || install.status !== 0) log("[setup] apt-get could not install pgbouncer");
+  return havePgBouncer();
+}
+
 async function waitForPort(port: number, ms = 10_000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {

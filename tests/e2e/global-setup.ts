@@ -3,14 +3,22 @@ import { mkdtempSync } from "node:fs";
 import os from "node:os";
 import { startPostgres, createTestDatabase } from "../support/pg";
 import { prepareDatabase, startWorker, workerVars } from "../../scripts/app-server";
+import { serveCounters, startLatencyProxy } from "../../scripts/latency-proxy";
 import { E2E } from "./env";
 
-/** A fresh database with migrations and demo data, and the built Worker under wrangler dev. */
+/**
+ * A fresh database with migrations and demo data, and the built Worker under wrangler dev. The Worker reaches
+ * the database through the latency proxy (scripts/latency-proxy.ts, no added delay) so that
+ * tests/e2e/round-trips.spec.ts can count the database round trips of a request: its counters are served at
+ * E2E_RTT_URL.
+ */
 export default async function globalSetup() {
   const started = Date.now();
   const server = await startPostgres();
   const databaseUrl = await createTestDatabase(server.url);
   await prepareDatabase(databaseUrl, { seed: true });
+  const proxy = await startLatencyProxy({ target: databaseUrl, delayMs: 0 });
+  const counters = await serveCounters(proxy);
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "footycoach-e2e-"));
   const vars = workerVars(stateDir, "test", {
     TEST_CLOCK: "enabled",
@@ -19,7 +27,7 @@ export default async function globalSetup() {
   });
   const worker = await startWorker({
     port: Number(process.env.E2E_PORT),
-    databaseUrl,
+    databaseUrl: proxy.url,
     stateDir,
     quiet: !process.env.E2E_VERBOSE,
     vars,
@@ -28,9 +36,12 @@ export default async function globalSetup() {
   // Worker does (fixtures.ts loginAs).
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_SESSION_SECRET = vars.SESSION_SECRET;
+  process.env.E2E_RTT_URL = counters.url;
   console.log(`[e2e] app at ${worker.url} on ${server.kind} (ready in ${Date.now() - started} ms)`);
   return async () => {
     await worker.stop();
+    await counters.stop();
+    await proxy.stop();
     await server.stop();
   };
 }
