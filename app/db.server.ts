@@ -240,12 +240,15 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     session ??= (async () => {
       // Its failure (the database is down) is the session check's failure, reported there.
       send(render(["select set_config('app.now', ", ", true)"], [iso])).catch(() => {});
-      // Always exactly one row (the left join), so the role is always set: 'anon' unless the session is valid.
+      // Always exactly one row (the left join), so the role is always set. It is 'authenticated' even for an
+      // unknown session, with no identity (auth.uid() is null, so row-level security shows nothing personal):
+      // a loader's reads may travel in the same message as this check, and a permission error there would fail
+      // the whole message, the check included. Those reads are dropped unless the session is confirmed.
       const rows = await send<(SessionUser & { role: SessionUser["role"] | null })[]>(
         render(
           [
             `select ${SESSION_COLUMNS},
-       set_config('role', case when u.id is null then 'anon' else 'authenticated' end, true) as "_role"
+       set_config('role', 'authenticated', true) as "_role"
   from (select 1) one left join private.authenticate(`,
             ") u on true",
           ],
