@@ -66,7 +66,7 @@ export function isUnavailable(error: unknown): boolean {
 function counting<T extends Sql | Tx>(client: T, counter: { statements: number }): T {
   const made = new WeakSet<object>();
   return new Proxy(client, {
-    apply(target, thisArg, args) {
+    apply(target, thisArg, args: unknown[]) {
       const query = Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args);
       if (Array.isArray(args[0]) && "raw" in args[0]) {
         counter.statements++;

@@ -151,7 +151,7 @@ async function main() {
     console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
   } finally {
     await worker.stop();
-    await pooler?.stop();
+    pooler?.stop();
     await pg.stop();
   }
   void ROOT;

@@ -92,10 +92,13 @@ export function AppShell({ user, children }: AppShellProps) {
     });
   }, []);
 
-  // The More modal closes on every navigation.
-  useEffect(() => {
+  // The More modal closes on every navigation (adjusted while rendering, not in an effect).
+  const navigation = `${location.key} ${location.pathname}`;
+  const [seenNavigation, setSeenNavigation] = useState(navigation);
+  if (navigation !== seenNavigation) {
+    setSeenNavigation(navigation);
     setMoreOpen(false);
-  }, [location.key, location.pathname]);
+  }
 
   // ...and when the viewport grows to desktop, where the modal has no place.
   useEffect(() => {

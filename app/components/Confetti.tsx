@@ -39,6 +39,8 @@ export function Confetti({ storageKey }: Props) {
   useEffect(() => {
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
     if (reduced || alreadyPlayed(storageKey)) {
+      // Reduced motion and localStorage exist only in the browser, after hydration: the effect is the place to read them.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setState("skipped");
       return;
     }

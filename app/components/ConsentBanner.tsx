@@ -13,7 +13,7 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AnalyticsTracker } from "~/lib/analytics.client";
-import { readStoredConsent, useStoredConsent, writeStoredConsent, type ConsentValue } from "~/lib/consent-store";
+import { useStoredConsent, writeStoredConsent, type ConsentValue } from "~/lib/consent-store";
 import { useHydrated } from "~/components/useHydrated";
 
 export const CONSENT_ENDPOINT = "/api/consent";

@@ -1,5 +1,5 @@
 import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { CopyButton } from "~/components/CopyButton";
 import { DialogForm, useFetcherResult } from "~/components/DialogForm";
@@ -46,12 +46,13 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
   openParams.set("create", "1");
   const openHref = `${location.pathname}?${openParams.toString()}`;
 
-  const close = useCallback(() => {
+  // Not memoised: Modal and DialogForm do not depend on its identity.
+  const close = () => {
     setOpen(false);
     setCreated(null);
     setError(null);
     if (urlOpen) navigate(here, { replace: true, preventScrollReset: true });
-  }, [urlOpen, navigate, here]);
+  };
 
   useFetcherResult(fetcher, (result) => {
     if (result.ok) {

@@ -124,7 +124,7 @@ export function parseKickoff(value: string): string | null {
   return date.toISOString();
 }
 
-const cell = z.preprocess((v) => (v == null ? "" : String(v)), z.string());
+const cell = z.preprocess((v) => (typeof v === "string" || typeof v === "number" ? String(v) : ""), z.string());
 
 export const FixtureRowSchema = z
   .object({

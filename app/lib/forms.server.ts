@@ -39,7 +39,8 @@ export function intentOf(form: FormData): string {
 
 /** An action's answer to an intent it does not know. */
 export function unknownIntent() {
-  return data({ intent: "unknown" as const, errors: {} as Record<string, string>, message: "Unknown action." }, { status: 400 });
+  const errors: Record<string, string> = {};
+  return data({ intent: "unknown" as const, errors, message: "Unknown action." }, { status: 400 });
 }
 
 /** The form's text fields as an object for zod (files are left to the action that expects them). */

@@ -59,8 +59,8 @@ export interface CompetitionDetail {
 function playerRow(r: Record<string, unknown>): PlayerRow {
   return {
     userId: String(r.user_id),
-    username: String(r.username ?? ""),
-    membershipStatus: String(r.membership_status ?? "active"),
+    username: (r.username as string | null) ?? "",
+    membershipStatus: (r.membership_status as string | null) ?? "active",
     joinedMatchDay: numberOrNull(r.joined_match_day),
     knockedOutOn: numberOrNull(r.knocked_out_on),
     currentSelection: (r.current_selection as string | null) ?? null,

@@ -25,7 +25,7 @@ const pageCountOf = (total: number) => Math.max(1, Math.ceil(total / PAGE_SIZE))
  */
 function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, string>) {
   return Object.entries(columns).reduce(
-    (sql, [param, column]) => (filters[param] ? tx`${sql} and ${tx(column as string)} = ${filters[param]}` : sql),
+    (sql, [param, column]) => (filters[param] ? tx`${sql} and ${tx(column)} = ${filters[param]}` : sql),
     tx``,
   );
 }
@@ -270,7 +270,7 @@ async function callCodeFunction<C extends string>(
 ): Promise<CodeResult<C>> {
   try {
     const rows = await db.asUser(userId, query);
-    return { code: rows[0]!.code };
+    return { code: rows[0].code };
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error(`${name} failed:`, (error as Error)?.message);

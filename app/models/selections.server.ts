@@ -59,8 +59,8 @@ export const FIXTURE_COLUMNS = `f.id::text as id, f.kickoff_time as "kickoffTime
 
 export function toIso(value: unknown): string | null {
   if (value == null) return null;
-  const d = value instanceof Date ? value : new Date(String(value));
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  const d = value instanceof Date ? value : typeof value === "string" || typeof value === "number" ? new Date(value) : null;
+  return !d || Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 export function normaliseFixtures(rows: readonly Record<string, unknown>[]): FixtureRow[] {

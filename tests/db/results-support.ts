@@ -65,7 +65,7 @@ export class World {
     for (const name of members) {
       await this.db.sql`
         insert into public.user_selections (user_id, competition_id, league, season, match_day)
-        values (${this.ids[name]}, ${id}, ${league}, ${SEASON}, ${row.start_match_day as number})`;
+        values (${this.ids[name]}, ${id}, ${league}, ${SEASON}, ${row.start_match_day})`;
     }
     return id;
   }

@@ -26,7 +26,7 @@ async function upcomingMatchDay(): Promise<number> {
     select match_day from public.matchdays
      where league = 'Premier League' and season = '2025/26' and first_kickoff_time > now() + interval '2 hours'
      order by match_day limit 1`;
-  return row!.match_day as number;
+  return row.match_day as number;
 }
 
 /**
@@ -47,7 +47,7 @@ async function createCompetition(c: NewCompetition): Promise<{ id: string; key: 
             ${c.startDate ?? earlyStartDate()}, ${md}, ${md}, ${c.registrationStatus ?? "open"},
             ${c.visibility ?? "public"}, ${c.status ?? "active"})
     returning id, registration_key`;
-  return { id: row!.id as string, key: (row!.registration_key as string | null) ?? null };
+  return { id: row.id as string, key: (row.registration_key as string | null) ?? null };
 }
 
 function card(page: Page, name: string) {
@@ -321,7 +321,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/competitions\?created=[0-9a-f-]{36}$/);
     await expect(page.getByText("Private competition created successfully!")).toBeVisible();
     const [row] = await db()`select registration_key from public.competitions where name = ${name}`;
-    await expect(page.getByTestId("registration-key")).toHaveText(row!.registration_key as string);
+    await expect(page.getByTestId("registration-key")).toHaveText(row.registration_key as string);
   });
 });
 
