@@ -1,6 +1,6 @@
 import postgres from "postgres";
 
-export type Sql = postgres.Sql;
+type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
 
 export interface Db {
@@ -51,7 +51,7 @@ function badInput(error: unknown): Response {
   return new Response("The request could not be read.", { status: 400, statusText: "Bad Request" });
 }
 
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   if (error instanceof postgres.PostgresError) return UNAVAILABLE_STATES.test(error.code);
   const code = (error as { code?: string } | null)?.code ?? "";
   return /^(ECONN|ENOTFOUND|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|EAI_)/.test(code) ||

@@ -29,13 +29,13 @@ export type ShellUser = {
   role: "player" | "admin";
 };
 
-export type AppShellProps = {
+type AppShellProps = {
   user: ShellUser;
   children: ReactNode;
 };
 
 /** localStorage key remembering the collapsed desktop sidebar ("1" collapsed, "0" expanded). */
-export const SIDEBAR_STORAGE_KEY = "footycoach_sidebar_collapsed";
+const SIDEBAR_STORAGE_KEY = "footycoach_sidebar_collapsed";
 
 const DESKTOP_QUERY = "(min-width: 768px)";
 
@@ -285,5 +285,3 @@ export function AppShell({ user, children }: AppShellProps) {
     </div>
   );
 }
-
-export default AppShell;

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 
 /** Spec §9: 150 pieces over 5 seconds. */
-export const CONFETTI_PIECES = 150;
-export const CONFETTI_DURATION_MS = 5000;
+const CONFETTI_PIECES = 150;
+const CONFETTI_DURATION_MS = 5000;
 const BURSTS = 10;
 
 type State = "idle" | "playing" | "done" | "skipped";

@@ -10,7 +10,7 @@ import { useToast } from "~/components/Toaster";
 import { useHydrated } from "~/components/useHydrated";
 import { PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 
-export type CreateActionData =
+type CreateActionData =
   | { intent: "create-private"; ok: true; id: string; name: string; registrationKey: string }
   | { intent: "create-private"; ok: false; type: "info" | "error"; message: string }
   | undefined;

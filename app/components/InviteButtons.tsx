@@ -8,7 +8,7 @@ interface Props {
 }
 
 /** The share text of a private competition: the key and a link to the competitions page (spec part 1 §2). */
-export function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
+function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
   return `Join my private FootyCoach competition "${competitionName}"! Use the registration key ${registrationKey} at ${competitionsUrl}`;
 }
 

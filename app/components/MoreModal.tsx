@@ -14,7 +14,7 @@ import type { ShellUser } from "~/components/AppShell";
 import { isAdminPath } from "~/components/admin/sections";
 import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconUser } from "~/components/Icons";
 
-export type MoreModalProps = {
+type MoreModalProps = {
   open: boolean;
   onClose: () => void;
   user: ShellUser;
@@ -194,5 +194,3 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
     </div>
   );
 }
-
-export default MoreModal;

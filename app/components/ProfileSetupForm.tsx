@@ -4,7 +4,7 @@ import { usePending } from "~/components/usePending";
 import { Field, FormError } from "./Field";
 import { GENDERS, SELF_DESCRIBE_MAX } from "~/lib/profile-fields";
 
-export interface ProfileDefaults {
+interface ProfileDefaults {
   username?: string | null;
   dateOfBirth?: string | null;
   gender?: string | null;

@@ -11,9 +11,9 @@ import { Component, createContext, useCallback, useContext, useEffect, useMemo, 
 import type { ReactNode } from "react";
 import { IconAlert, IconCheckCircle, IconClose, IconInfo } from "~/components/Icons";
 
-export type ToastType = "info" | "success" | "error";
+type ToastType = "info" | "success" | "error";
 
-export type Toast = {
+type Toast = {
   id: string;
   type: ToastType;
   message: string;
@@ -21,11 +21,11 @@ export type Toast = {
   duration?: number;
 };
 
-export type ToastApi = {
+type ToastApi = {
   show: (type: ToastType, message: string, duration?: number) => void;
 };
 
-export const DEFAULT_TOAST_DURATION = 4000;
+const DEFAULT_TOAST_DURATION = 4000;
 const MAX_VISIBLE = 5;
 
 function alertFallback(message: string) {
@@ -49,7 +49,7 @@ function newToastId(): string {
   return `toast-${Date.now().toString(36)}-${counter}`;
 }
 
-export type ToastProviderProps = {
+type ToastProviderProps = {
   initial?: Toast | null;
   children: ReactNode;
 };
@@ -168,5 +168,3 @@ class ToastBoundary extends Component<BoundaryProps, { failed: boolean }> {
     return this.state.failed ? null : this.props.children;
   }
 }
-
-export default ToastProvider;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from "react";
 
-export const FOCUSABLE =
+const FOCUSABLE =
   "a[href],button:not([disabled]),input:not([disabled]):not([type='hidden']),select:not([disabled]),textarea:not([disabled])";
 
 /**

@@ -21,7 +21,7 @@ import {
 } from "~/models/selections.server";
 
 export const PLAYERS_PAGE_SIZE = 10;
-export const STANDINGS_SIZE = 10;
+const STANDINGS_SIZE = 10;
 
 export interface PlayerRow {
   userId: string;
@@ -34,14 +34,14 @@ export interface PlayerRow {
   hasSelection: boolean;
 }
 
-export interface MySelection {
+interface MySelection {
   matchDay: number;
   team: string;
   createdAt: string | null;
   fixture: FixtureRow;
 }
 
-export interface CompetitionDetail {
+interface CompetitionDetail {
   competition: CompetitionInfo;
   closed: boolean;
   membership: { status: string; knockedOutOn: number | null; joinedMatchDay: number } | null;
@@ -159,8 +159,9 @@ export async function getCompetitionDetail(
 
 /**
  * The champion of an inactive competition (game rules): season = the top-ranked player; knockout = the stored
- * knockout_winner, else the first player whose status is Winner or Still In, else the first ranked. Takes only the
- * parts it reads so the season leaderboard can ask with its top row alone.
+ * knockout_winner, else the first player whose status is Winner, else the first ranked. (Once a competition is
+ * inactive the knockout view says only Winner or Eliminated.) Takes only the parts it reads so the season
+ * leaderboard can ask with its top row alone.
  */
 export function championOf(
   detail: Pick<CompetitionDetail, "competition" | "seasonStandings" | "knockoutStandings">,
@@ -169,10 +170,7 @@ export function championOf(
   if (competition.status !== "inactive") return null;
   if (competition.type === "season") return detail.seasonStandings[0]?.username ?? null;
   if (competition.knockoutWinnerUsername) return competition.knockoutWinnerUsername;
-  const standing =
-    detail.knockoutStandings.find((s) => s.status === "Winner") ??
-    detail.knockoutStandings.find((s) => s.status === "Still In" || s.status === "active") ??
-    detail.knockoutStandings[0];
+  const standing = detail.knockoutStandings.find((s) => s.status === "Winner") ?? detail.knockoutStandings[0];
   return standing?.username ?? null;
 }
 

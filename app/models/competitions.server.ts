@@ -10,7 +10,7 @@ import { isUuid } from "~/lib/ids";
  * unregister_competition and create_private_competition.
  */
 
-export const PAGE_SIZE = 9;
+const PAGE_SIZE = 9;
 
 /** The page a list shows (the first when asked for less) and the offset of its first row. */
 function pageWindow(requestedPage: number) {
@@ -41,7 +41,7 @@ const LIST_COLUMNS: Record<keyof ListFilters, string> = {
   visibility: "c.visibility",
 };
 
-export interface CompetitionCardData {
+interface CompetitionCardData {
   id: string;
   name: string;
   type: string;
@@ -63,7 +63,7 @@ interface ListPage<Card> {
   pageCount: number;
 }
 
-export interface CompetitionListPage extends ListPage<CompetitionCardData> {
+interface CompetitionListPage extends ListPage<CompetitionCardData> {
   /** The just-created competition (no-JS result view), only for its creator. */
   created: { id: string; name: string; registrationKey: string } | null;
   /** The competition whose key dialog is open (?join=<id>), if it is private. */
@@ -172,7 +172,7 @@ export interface MyCompetitionCard {
   membershipStatus: string;
 }
 
-export interface MyCompetitionsPage extends ListPage<MyCompetitionCard> {
+interface MyCompetitionsPage extends ListPage<MyCompetitionCard> {
   /** True when the player has no active (non-scout) competition at all. */
   noActive: boolean;
 }
@@ -292,7 +292,7 @@ export function unregisterCompetition(db: Db, userId: string, competitionId: str
 // ---------- private competition creation ----------
 
 /** A validated creation form (the schema lives with its route, app/routes/_app.competitions.tsx). */
-export interface CreatePrivateInput {
+interface CreatePrivateInput {
   name: string;
   type: string;
   league: string;
@@ -301,7 +301,7 @@ export interface CreatePrivateInput {
   startMatchDay: number;
 }
 
-export type CreateResult =
+type CreateResult =
   | { ok: true; id: string; name: string; registrationKey: string }
   | { ok: false; type: "info" | "error"; message: string };
 

@@ -12,8 +12,8 @@ import { dateFormat } from "~/lib/date-format";
  * set_fixture_postponed and upsert_fixtures.
  */
 
-export const DEFAULT_TOTAL_MATCH_DAYS = 38;
-export const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
+const DEFAULT_TOTAL_MATCH_DAYS = 38;
+const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
 
 export interface AdminFixture {
   id: string;
@@ -46,7 +46,7 @@ interface FixtureRow {
   away_score: number | null;
 }
 
-export function formatKickoff(value: Date | string, timeZone: string | null): string {
+function formatKickoff(value: Date | string, timeZone: string | null): string {
   const date = value instanceof Date ? value : new Date(value);
   const opts: Intl.DateTimeFormatOptions = {
     weekday: "short",
@@ -140,10 +140,10 @@ export const PostponeSchema = z.object({
   postponed: z.enum(["true", "false"]).transform((v) => v === "true"),
 });
 
-export type ActionResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+type ActionResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 
 /** A database error turned into the message an admin sees (never a stack trace). */
-export function failure(error: unknown, fallback: string): ActionResult {
+function failure(error: unknown, fallback: string): ActionResult {
   if (error instanceof Response) throw error;
   if (error instanceof postgres.PostgresError) {
     if (error.code === "42501") return { ok: false, status: 403, message: ACCESS_DENIED };
@@ -181,7 +181,7 @@ export async function setPostponed(db: Db, userId: string, input: z.output<typeo
   }
 }
 
-export interface UpsertOutcome {
+interface UpsertOutcome {
   succeeded: number;
   failed: CsvRowError[];
 }

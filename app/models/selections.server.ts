@@ -12,7 +12,7 @@ export interface FixtureRow {
 }
 
 /** Fixtures grouped by kickoff date in the player's zone, with date and time labels formatted on the server. */
-export interface FixtureGroup {
+interface FixtureGroup {
   date: string;
   fixtures: (FixtureRow & { time: string })[];
 }
@@ -101,7 +101,7 @@ export function currentPickQuery(tx: Tx, competitionId: string, userId: string) 
      where ts.competition_id = ${competitionId} and ts.user_id = ${userId}`;
 }
 
-export interface TeamSelectionPage {
+interface TeamSelectionPage {
   competition: { id: string; name: string; type: string; status: string; currentMatchDay: number };
   deadline: string | null;
   closed: boolean;
@@ -155,7 +155,7 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
   });
 }
 
-export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";
+type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";
 
 /** Saves (inserts or replaces) the player's pick for the current match day; the database applies every rule. */
 export async function saveTeamSelection(db: Db, userId: string, competitionId: string, team: string): Promise<SaveSelectionCode> {
