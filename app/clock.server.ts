@@ -1,7 +1,7 @@
 import type { Env } from "./env.server";
 
 /** Cookie a test run uses to move the app's clock; honoured only when TEST_CLOCK=enabled (never in production). */
-export const TEST_CLOCK_COOKIE = "fc_test_now";
+const TEST_CLOCK_COOKIE = "fc_test_now";
 
 /** The one clock of the server: real time, or the test clock when enabled and set. */
 export function readClock(request: Request, env: Env): Date {

@@ -1,4 +1,4 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
+import type { EntryContext } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server.node";
 
@@ -19,7 +19,6 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
@@ -45,7 +44,7 @@ export default function handleRequest(
       },
       destroy(error: unknown) {
         clearTimeout(timer);
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       },
       on() {
         return destination;
@@ -57,7 +56,7 @@ export default function handleRequest(
       },
       onShellError(error: unknown) {
         clearTimeout(timer);
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       },
       onError(error: unknown) {
         console.error(error);

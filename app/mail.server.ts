@@ -1,7 +1,7 @@
 import type { Env } from "./env.server";
 import type { Db } from "./db.server";
 
-export interface Mail {
+interface Mail {
   to: string;
   subject: string;
   text: string;

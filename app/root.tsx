@@ -34,8 +34,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-export type RootData = typeof loader;
-
 export function Layout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { Env } from "./env.server";
 import { readCookie } from "./lib/read-cookie.server";
 
-export type ToastType = "info" | "success" | "error";
-export interface Toast {
+type ToastType = "info" | "success" | "error";
+interface Toast {
   id: string;
   type: ToastType;
   message: string;

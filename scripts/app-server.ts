@@ -71,7 +71,7 @@ export async function startDatabase(opts: {
   const embedded = await startEmbeddedDatabase(opts.dataDir);
   try {
     const seeded = await prepareDatabase(embedded.url, opts);
-    return { url: embedded.url, kind: "pglite", seeded, stop: embedded.stop };
+    return { url: embedded.url, kind: "pglite", seeded, stop: () => embedded.stop() };
   } catch (error) {
     await embedded.stop();
     throw error;
@@ -158,11 +158,15 @@ export async function startWorker(opts: {
     const exited = new Promise((r) => child.once("exit", r));
     try {
       process.kill(-child.pid, "SIGTERM");
-    } catch {}
+    } catch {
+      // already gone
+    }
     const timer = setTimeout(() => {
       try {
         process.kill(-child.pid!, "SIGKILL");
-      } catch {}
+      } catch {
+        // exited after SIGTERM
+      }
     }, 3000);
     await exited;
     clearTimeout(timer);
@@ -173,7 +177,9 @@ export async function startWorker(opts: {
     try {
       const res = await fetch(`${url}/login`, { redirect: "manual" });
       if (res.status < 500) return { url, process: child, stop };
-    } catch {}
+    } catch {
+      // not listening yet
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();

@@ -21,7 +21,6 @@ const ONLY = process.env.BENCH_ONLY;
 const EXPLAIN = process.env.BENCH_EXPLAIN;
 const SEASON = "2025/26";
 const CURRENT = 5;
-const TEAMS = Array.from({ length: 20 }, (_, i) => `Team ${String(i + 1).padStart(2, "0")}`);
 const HASH = "$2a$10$CwTycUXWue0Thq9StjUM0uJ8.X7VQ7Jp3zY1sQ1sFQ1sFQ1sFQ1sF"; // never used to log in
 
 const ms = (t: number) => `${t.toFixed(1)} ms`;
@@ -177,7 +176,7 @@ async function main() {
       console.log(
         `${c.type}: result entry (no processing) p50 ${ms(p50(each))}; LAST result + processing ${ms(lastMs)}` +
           ` -> current_match_day ${row.current_match_day}, ${row.status}` +
-          (c.type === "knockout" ? `, eliminated ${row.eliminated.toLocaleString("en")}` : ""),
+          (c.type === "knockout" ? `, eliminated ${Number(row.eliminated).toLocaleString("en")}` : ""),
       );
     }
 

@@ -50,7 +50,7 @@ async function waitForPort(port: number, ms = 10_000) {
   throw new Error("pgbouncer did not start");
 }
 
-export async function startPgBouncer(databaseUrl: string, listenPort: number): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPgBouncer(databaseUrl: string, listenPort: number): Promise<{ url: string; stop(): void }> {
   const target = new URL(databaseUrl);
   const dir = mkdtempSync(path.join(os.tmpdir(), "footycoach-pgbouncer-"));
   chmodSync(dir, 0o777);
@@ -71,7 +71,7 @@ export async function startPgBouncer(databaseUrl: string, listenPort: number): P
   url.port = String(listenPort);
   return {
     url: url.toString(),
-    async stop() {
+    stop() {
       child.kill("SIGTERM");
       spawnSync("pkill", ["-f", ini]);
     },

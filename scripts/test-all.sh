@@ -11,6 +11,8 @@ step "build"
 npx remix vite:build >/dev/null
 step "typecheck"
 npx tsc --noEmit
+step "lint"
+npm run lint
 step "unit and database tests"
 npx vitest run
 step "Workers runtime tests"

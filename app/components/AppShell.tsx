@@ -29,13 +29,13 @@ export type ShellUser = {
   role: "player" | "admin";
 };
 
-export type AppShellProps = {
+type AppShellProps = {
   user: ShellUser;
   children: ReactNode;
 };
 
 /** localStorage key remembering the collapsed desktop sidebar ("1" collapsed, "0" expanded). */
-export const SIDEBAR_STORAGE_KEY = "footycoach_sidebar_collapsed";
+const SIDEBAR_STORAGE_KEY = "footycoach_sidebar_collapsed";
 
 const DESKTOP_QUERY = "(min-width: 768px)";
 
@@ -92,10 +92,13 @@ export function AppShell({ user, children }: AppShellProps) {
     });
   }, []);
 
-  // The More modal closes on every navigation.
-  useEffect(() => {
+  // The More modal closes on every navigation (adjusted while rendering, not in an effect).
+  const navigation = `${location.key} ${location.pathname}`;
+  const [seenNavigation, setSeenNavigation] = useState(navigation);
+  if (navigation !== seenNavigation) {
+    setSeenNavigation(navigation);
     setMoreOpen(false);
-  }, [location.key, location.pathname]);
+  }
 
   // ...and when the viewport grows to desktop, where the modal has no place.
   useEffect(() => {
@@ -282,5 +285,3 @@ export function AppShell({ user, children }: AppShellProps) {
     </div>
   );
 }
-
-export default AppShell;

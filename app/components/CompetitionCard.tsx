@@ -8,7 +8,7 @@ import { useToast } from "~/components/Toaster";
 import { trackEvent } from "~/lib/analytics.client";
 import { typeLabel } from "~/lib/competition-options";
 
-export interface CompetitionCardProps {
+interface CompetitionCardProps {
   competition: {
     id: string;
     name: string;

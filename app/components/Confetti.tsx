@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 
 /** Spec §9: 150 pieces over 5 seconds. */
-export const CONFETTI_PIECES = 150;
-export const CONFETTI_DURATION_MS = 5000;
+const CONFETTI_PIECES = 150;
+const CONFETTI_DURATION_MS = 5000;
 const BURSTS = 10;
 
 type State = "idle" | "playing" | "done" | "skipped";
@@ -39,6 +39,8 @@ export function Confetti({ storageKey }: Props) {
   useEffect(() => {
     const reduced = window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
     if (reduced || alreadyPlayed(storageKey)) {
+      // Reduced motion and localStorage exist only in the browser, after hydration: the effect is the place to read them.
+      // eslint-disable-next-line react-hooks/set-state-in-effect
       setState("skipped");
       return;
     }

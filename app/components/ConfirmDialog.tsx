@@ -21,9 +21,11 @@ export function ConfirmDialog({ title, children, actions, onCancel }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   useDialogFocus(ref, onCancel);
 
+  // The backdrop's click is a mouse shortcut (keyboards have Escape and the Cancel action), so it is presentational.
   return (
     <div
       className="dialog-backdrop"
+      role="presentation"
       onMouseDown={(event) => {
         if (event.target === event.currentTarget) onCancel?.();
       }}

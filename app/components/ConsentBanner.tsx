@@ -13,17 +13,17 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { AnalyticsTracker } from "~/lib/analytics.client";
-import { readStoredConsent, useStoredConsent, writeStoredConsent, type ConsentValue } from "~/lib/consent-store";
+import { useStoredConsent, writeStoredConsent, type ConsentValue } from "~/lib/consent-store";
 import { useHydrated } from "~/components/useHydrated";
 
-export const CONSENT_ENDPOINT = "/api/consent";
+const CONSENT_ENDPOINT = "/api/consent";
 
-export type UseAnalyticsConsentOptions = {
+type UseAnalyticsConsentOptions = {
   /** POST the choice to /api/consent (default true: use false when signed out). */
   persistToServer?: boolean;
 };
 
-export type AnalyticsConsentApi = {
+type AnalyticsConsentApi = {
   /** The stored choice; null when none has been made (and during SSR). */
   consent: ConsentValue | null;
   /** Stores the choice locally (analytics starts/stops at once) and POSTs it to /api/consent. */
@@ -50,7 +50,7 @@ export function useAnalyticsConsent(options: UseAnalyticsConsentOptions = {}): A
   return { consent, setConsent, saving: fetcher.state !== "idle" };
 }
 
-export type ConsentBannerProps = {
+type ConsentBannerProps = {
   signedIn: boolean;
   /** The account's stored choice (true granted, false denied), null when none or signed out. */
   serverConsent: boolean | null;
@@ -185,5 +185,3 @@ export function ConsentBanner({ signedIn, serverConsent, measurementId, scriptUr
     </>
   );
 }
-
-export default ConsentBanner;

@@ -32,7 +32,7 @@ export function CopyButton({ text, label = "Copy", className = "btn btn-secondar
 
   return (
     <span className="copy-button">
-      <button type="button" className={className} onClick={copy} aria-label={label}>
+      <button type="button" className={className} onClick={() => void copy()} aria-label={label}>
         Copy
       </button>
       <span className={`copy-feedback${feedback === "Failed to copy" ? " is-error" : ""}`} role="status" aria-live="polite">

@@ -1,5 +1,5 @@
 import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { CopyButton } from "~/components/CopyButton";
 import { DialogForm, useFetcherResult } from "~/components/DialogForm";
@@ -10,7 +10,7 @@ import { useToast } from "~/components/Toaster";
 import { useHydrated } from "~/components/useHydrated";
 import { PLAYER_CREATE_DEFAULTS, typeLabel } from "~/lib/competition-options";
 
-export type CreateActionData =
+type CreateActionData =
   | { intent: "create-private"; ok: true; id: string; name: string; registrationKey: string }
   | { intent: "create-private"; ok: false; type: "info" | "error"; message: string }
   | undefined;
@@ -49,12 +49,13 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
   openParams.set("create", "1");
   const openHref = `${location.pathname}?${openParams.toString()}`;
 
-  const close = useCallback(() => {
+  // Not memoised: Modal and DialogForm do not depend on its identity.
+  const close = () => {
     setOpen(false);
     setCreated(null);
     setError(null);
     if (urlOpen) navigate(here, { replace: true, preventScrollReset: true });
-  }, [urlOpen, navigate, here]);
+  };
 
   useFetcherResult(fetcher, (result) => {
     if (result.ok) {

@@ -59,7 +59,9 @@ export function DialogForm<T>({ fetcher, action, intent, redirectTo, cancelHref,
 export function useFetcherResult<T>(fetcher: { state: string; data: T | undefined }, onResult: (result: T) => void) {
   const handled = useRef<unknown>(null);
   const latest = useRef(onResult);
-  latest.current = onResult;
+  useEffect(() => {
+    latest.current = onResult;
+  });
   useEffect(() => {
     const result = fetcher.data;
     if (fetcher.state !== "idle" || !result || handled.current === result) return;

@@ -32,7 +32,7 @@ export function Field({ label, error, hint, id, ...input }: FieldProps) {
 }
 
 /** A choice: a plain value (shown as is) or a value with its own label. */
-export type SelectOption = string | number | { value: string; label: string };
+type SelectOption = string | number | { value: string; label: string };
 
 interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   label: string;

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-export interface FixtureItem {
+interface FixtureItem {
   id: string;
   time: string;
   homeTeam: string;
@@ -10,7 +10,7 @@ export interface FixtureItem {
   status: string;
 }
 
-export interface FixtureGroupItem {
+interface FixtureGroupItem {
   date: string;
   fixtures: FixtureItem[];
 }

@@ -169,12 +169,3 @@ export function IconAlert(props: IconProps) {
     </Svg>
   );
 }
-
-export function IconHome(props: IconProps) {
-  return (
-    <Svg {...props}>
-      <path d="M3 11l9-7 9 7" />
-      <path d="M5 10v10h14V10" />
-    </Svg>
-  );
-}

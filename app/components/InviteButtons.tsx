@@ -8,7 +8,7 @@ interface Props {
 }
 
 /** The share text of a private competition: the key and a link to the competitions page (spec part 1 §2). */
-export function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
+function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
   return `Join my private FootyCoach competition "${competitionName}"! Use the registration key ${registrationKey} at ${competitionsUrl}`;
 }
 
@@ -54,7 +54,7 @@ export function InviteButtons(props: Props) {
       <a className="btn btn-secondary btn-sm" aria-label={label("Twitter")} href={`https://twitter.com/intent/tweet?text=${encoded}`} target="_blank" rel="noopener noreferrer">
         Twitter
       </a>
-      <button type="button" className="btn btn-secondary btn-sm" aria-label={label("Instagram (copies the text)")} onClick={copyForInstagram}>
+      <button type="button" className="btn btn-secondary btn-sm" aria-label={label("Instagram (copies the text)")} onClick={() => void copyForInstagram()}>
         Instagram
       </button>
       <span className="copy-feedback" role="status" aria-live="polite">

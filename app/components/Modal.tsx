@@ -22,9 +22,11 @@ export function Modal({
   // Fields first: a form dialog opens with the cursor in its first field.
   useDialogFocus(ref, onClose, "input:not([type='hidden']):not([disabled]),select:not([disabled])");
 
+  // The backdrop's click is a mouse shortcut (keyboards have Escape and Close), so it is presentational.
   return (
     <div
       className="dialog-backdrop"
+      role="presentation"
       onClick={(event) => {
         if (event.target === event.currentTarget) onClose();
       }}

@@ -9,12 +9,12 @@
  */
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef } from "react";
-import type { KeyboardEvent as ReactKeyboardEvent, MouseEvent as ReactMouseEvent, RefObject } from "react";
+import type { MouseEvent as ReactMouseEvent, RefObject } from "react";
 import type { ShellUser } from "~/components/AppShell";
 import { isAdminPath } from "~/components/admin/sections";
 import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconUser } from "~/components/Icons";
 
-export type MoreModalProps = {
+type MoreModalProps = {
   open: boolean;
   onClose: () => void;
   user: ShellUser;
@@ -46,13 +46,16 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
   const inAdmin = isAdminPath(useLocation().pathname);
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  useEffect(() => {
+    onCloseRef.current = onClose;
+  });
 
-  // Focus in on open, back out on close; Escape; keep focus inside; no page scroll behind.
+  // Focus in on open, back out on close; Escape; Tab and Shift+Tab cycle inside; no page scroll behind.
   useEffect(() => {
     if (!open) return;
     const dialog = dialogRef.current;
     const previouslyFocused = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const returnFocus = returnFocusRef?.current ?? previouslyFocused;
 
     const first = dialog ? focusableIn(dialog)[0] : undefined;
     (first ?? dialog)?.focus();
@@ -61,6 +64,22 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
       if (event.key === "Escape" || event.key === "Esc") {
         event.preventDefault();
         onCloseRef.current();
+      } else if (event.key === "Tab" && dialog) {
+        const items = focusableIn(dialog);
+        if (items.length === 0) {
+          event.preventDefault();
+          return;
+        }
+        const firstItem = items[0];
+        const lastItem = items[items.length - 1];
+        const active = document.activeElement;
+        if (event.shiftKey && (active === firstItem || active === dialog)) {
+          event.preventDefault();
+          lastItem.focus();
+        } else if (!event.shiftKey && active === lastItem) {
+          event.preventDefault();
+          firstItem.focus();
+        }
       }
     };
     // If focus escapes (screen reader virtual cursor, programmatic focus), pull it back.
@@ -80,39 +99,19 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
       document.removeEventListener("keydown", onKeyDown);
       document.removeEventListener("focusin", onFocusIn);
       body.style.overflow = previousOverflow;
-      const target = returnFocusRef?.current ?? previouslyFocused;
-      if (target && target.isConnected) target.focus({ preventScroll: true });
+      if (returnFocus && returnFocus.isConnected) returnFocus.focus({ preventScroll: true });
     };
   }, [open, returnFocusRef]);
 
   if (!open) return null;
 
-  // Tab / Shift+Tab cycle inside the dialog.
-  const onDialogKeyDown = (event: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (event.key !== "Tab" || !dialogRef.current) return;
-    const items = focusableIn(dialogRef.current);
-    if (items.length === 0) {
-      event.preventDefault();
-      return;
-    }
-    const firstItem = items[0];
-    const lastItem = items[items.length - 1];
-    const active = document.activeElement;
-    if (event.shiftKey && (active === firstItem || active === dialogRef.current)) {
-      event.preventDefault();
-      lastItem.focus();
-    } else if (!event.shiftKey && active === lastItem) {
-      event.preventDefault();
-      firstItem.focus();
-    }
-  };
-
   const onBackdropClick = (event: ReactMouseEvent<HTMLDivElement>) => {
     if (event.target === event.currentTarget) onClose();
   };
 
+  // The backdrop's click is a mouse shortcut (keyboards have Escape and Close), so it is presentational.
   return (
-    <div className="dialog-backdrop more-backdrop" onClick={onBackdropClick} data-testid="more-backdrop">
+    <div className="dialog-backdrop more-backdrop" role="presentation" onClick={onBackdropClick} data-testid="more-backdrop">
       <div
         ref={dialogRef}
         className="dialog more-dialog"
@@ -120,7 +119,6 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
         aria-modal="true"
         aria-labelledby={titleId}
         tabIndex={-1}
-        onKeyDown={onDialogKeyDown}
       >
         <div className="dialog-header">
           <h2 id={titleId} className="dialog-title">
@@ -196,5 +194,3 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
     </div>
   );
 }
-
-export default MoreModal;

@@ -47,7 +47,7 @@ export function Pager({ page, pageCount, param = "page", label = "Pagination" }:
 }
 
 /** Pages past this are past the last page of any list: they redirect there instead of overflowing SQL's int. */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 
 /** Page number from the URL: 1 for anything that is not a positive whole number. */
 export function pageFrom(url: URL, param = "page"): number {

@@ -1,10 +1,10 @@
 import { Form } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState, useSyncExternalStore } from "react";
 import { usePending } from "~/components/usePending";
 import { Field, FormError } from "./Field";
 import { GENDERS, SELF_DESCRIBE_MAX } from "~/lib/profile-fields";
 
-export interface ProfileDefaults {
+interface ProfileDefaults {
   username?: string | null;
   dateOfBirth?: string | null;
   gender?: string | null;
@@ -21,14 +21,15 @@ interface Props {
   firstTime?: boolean;
 }
 
+const noSubscription = () => () => {};
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? "";
+
 export function ProfileSetupForm({ defaults, errors = {}, message, inline = false, redirectTo, firstTime }: Props) {
   const saving = usePending("save-profile");
   const [gender, setGender] = useState(defaults?.gender ?? "");
   const [selfDescribe, setSelfDescribe] = useState(defaults?.genderSelfDescribe ?? "");
-  const [timeZone, setTimeZone] = useState("");
-  useEffect(() => {
-    setTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? "");
-  }, []);
+  // The browser's zone once hydrated ("" in the server HTML, so both renders agree).
+  const timeZone = useSyncExternalStore(noSubscription, browserTimeZone, () => "");
   const today = new Date().toISOString().slice(0, 10);
 
   return (

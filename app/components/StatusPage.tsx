@@ -6,7 +6,7 @@
 import type { ReactNode } from "react";
 import { IconBall } from "~/components/Icons";
 
-export type StatusPageProps = {
+type StatusPageProps = {
   title: string;
   message: string;
   /** Shown above the title, e.g. 404. */
@@ -28,25 +28,6 @@ export const NOT_FOUND_PAGE = {
   message:
     "Sorry, we couldn't find the page you were looking for. It may have been moved, or the link may be wrong.",
 } as const;
-
-export const UNAVAILABLE_PAGE = {
-  status: 503,
-  title: "Service unavailable",
-  message: "FootyCoach is temporarily unavailable. Please try again in a few minutes.",
-} as const;
-
-export const ERROR_PAGE = {
-  status: 500,
-  title: "Something went wrong",
-  message: "Sorry, something went wrong on our side. Please try again in a few minutes.",
-} as const;
-
-/** Title and message for an HTTP status (404, 503, anything else as a generic error). */
-export function statusPageContent(status: number): { status: number; title: string; message: string } {
-  if (status === 404) return NOT_FOUND_PAGE;
-  if (status === 503) return UNAVAILABLE_PAGE;
-  return { ...ERROR_PAGE, status };
-}
 
 export function StatusPage({
   title,
@@ -84,5 +65,3 @@ export function StatusPage({
     </div>
   );
 }
-
-export default StatusPage;

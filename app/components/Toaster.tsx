@@ -8,12 +8,12 @@
  * server HTML so it is visible before JavaScript loads.
  */
 import { Component, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import type { ErrorInfo, ReactNode } from "react";
+import type { ReactNode } from "react";
 import { IconAlert, IconCheckCircle, IconClose, IconInfo } from "~/components/Icons";
 
-export type ToastType = "info" | "success" | "error";
+type ToastType = "info" | "success" | "error";
 
-export type Toast = {
+type Toast = {
   id: string;
   type: ToastType;
   message: string;
@@ -21,11 +21,11 @@ export type Toast = {
   duration?: number;
 };
 
-export type ToastApi = {
+type ToastApi = {
   show: (type: ToastType, message: string, duration?: number) => void;
 };
 
-export const DEFAULT_TOAST_DURATION = 4000;
+const DEFAULT_TOAST_DURATION = 4000;
 const MAX_VISIBLE = 5;
 
 function alertFallback(message: string) {
@@ -49,7 +49,7 @@ function newToastId(): string {
   return `toast-${Date.now().toString(36)}-${counter}`;
 }
 
-export type ToastProviderProps = {
+type ToastProviderProps = {
   initial?: Toast | null;
   children: ReactNode;
 };
@@ -57,7 +57,7 @@ export type ToastProviderProps = {
 export function ToastProvider({ initial = null, children }: ToastProviderProps) {
   // The initial (flash) toast is part of the first render so the server HTML has it too.
   const [toasts, setToasts] = useState<Toast[]>(() => (initial ? [initial] : []));
-  const seenIds = useRef<Set<string>>(new Set(initial ? [initial.id] : []));
+  const [seenFlashIds, setSeenFlashIds] = useState<ReadonlySet<string>>(() => new Set(initial ? [initial.id] : []));
 
   const dismiss = useCallback((id: string) => {
     setToasts((list) => list.filter((t) => t.id !== id));
@@ -67,24 +67,18 @@ export function ToastProvider({ initial = null, children }: ToastProviderProps) 
     setToasts((list) => [...list.filter((t) => t.id !== toast.id), toast].slice(-MAX_VISIBLE));
   }, []);
 
-  // A new flash toast arrives with each root-loader revalidation: show each id once.
-  useEffect(() => {
-    if (!initial || seenIds.current.has(initial.id)) return;
-    seenIds.current.add(initial.id);
-    try {
-      push(initial);
-    } catch {
-      alertFallback(initial.message);
-    }
-  }, [initial, push]);
+  // A new flash toast arrives with each root-loader revalidation: show each id (a server UUID) once.
+  // Adjusted while rendering, not in an effect, so it shows without an extra render pass.
+  if (initial && !seenFlashIds.has(initial.id)) {
+    setSeenFlashIds(new Set(seenFlashIds).add(initial.id));
+    push(initial);
+  }
 
   const api = useMemo<ToastApi>(
     () => ({
       show(type, message, duration) {
         try {
-          const id = newToastId();
-          seenIds.current.add(id);
-          push({ id, type, message, duration });
+          push({ id: newToastId(), type, message, duration });
         } catch {
           alertFallback(message);
         }
@@ -143,7 +137,7 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string)
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={(event) => {
-        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setPaused(false);
+        if (!event.currentTarget.contains(event.relatedTarget)) setPaused(false);
       }}
     >
       <Icon className="toast-icon" />
@@ -165,7 +159,7 @@ class ToastBoundary extends Component<BoundaryProps, { failed: boolean }> {
     return { failed: true };
   }
 
-  componentDidCatch(_error: unknown, _info: ErrorInfo) {
+  componentDidCatch() {
     alertFallback(this.props.message);
     this.props.onFail();
   }
@@ -174,5 +168,3 @@ class ToastBoundary extends Component<BoundaryProps, { failed: boolean }> {
     return this.state.failed ? null : this.props.children;
   }
 }
-
-export default ToastProvider;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type RefObject } from "react";
 
-export const FOCUSABLE =
+const FOCUSABLE =
   "a[href],button:not([disabled]),input:not([disabled]):not([type='hidden']),select:not([disabled]),textarea:not([disabled])";
 
 /**
@@ -10,7 +10,9 @@ export const FOCUSABLE =
  */
 export function useDialogFocus(ref: RefObject<HTMLElement | null>, onClose: (() => void) | undefined, initialFocus = FOCUSABLE) {
   const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  useEffect(() => {
+    closeRef.current = onClose;
+  });
 
   useEffect(() => {
     const dialog = ref.current;
@@ -23,8 +25,8 @@ export function useDialogFocus(ref: RefObject<HTMLElement | null>, onClose: (() 
       } else if (event.key === "Tab" && dialog) {
         const items = Array.from(dialog.querySelectorAll<HTMLElement>(FOCUSABLE));
         if (items.length === 0) return;
-        const first = items[0]!;
-        const last = items[items.length - 1]!;
+        const first = items[0];
+        const last = items[items.length - 1];
         if (event.shiftKey && document.activeElement === first) {
           event.preventDefault();
           last.focus();

@@ -1,8 +1,13 @@
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
+
+const subscribe = () => () => {};
 
 /** True once the page has hydrated (JavaScript is running): e.g. forms then ask the action for data instead of a redirect. */
 export function useHydrated(): boolean {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  return hydrated;
+  // The server snapshot (false) is used for the server render and hydration; the client's (true) from then on.
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
 }

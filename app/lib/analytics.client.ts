@@ -30,7 +30,7 @@ function withIdParam(scriptUrl: string, measurementId: string): string {
 }
 
 /** True once loadAnalytics has set up gtag (and consent is still granted). */
-export function isAnalyticsActive(): boolean {
+function isAnalyticsActive(): boolean {
   return loadedId !== null && readStoredConsent() === "granted" && typeof window.gtag === "function";
 }
 
@@ -39,7 +39,7 @@ export function isAnalyticsActive(): boolean {
  * with IP anonymisation and no automatic page view. Idempotent. Returns whether
  * analytics is loaded. Does nothing without a measurement id or without granted consent.
  */
-export function loadAnalytics(measurementId: string, scriptUrl: string): boolean {
+function loadAnalytics(measurementId: string, scriptUrl: string): boolean {
   if (typeof window === "undefined" || typeof document === "undefined") return false;
   if (!measurementId || !scriptUrl) return false;
   if (readStoredConsent() !== "granted") return false;
@@ -78,7 +78,7 @@ export function loadAnalytics(measurementId: string, scriptUrl: string): boolean
  * `ga-disable-<id>` switch) and removes the analytics cookies (_ga, _ga_*, _gid).
  * A loaded script cannot be unloaded; it stays silent until consent is granted again.
  */
-export function disableAnalytics(): void {
+function disableAnalytics(): void {
   if (typeof window === "undefined") return;
   if (loadedId) (window as unknown as Record<string, unknown>)[`ga-disable-${loadedId}`] = true;
   try {
@@ -101,7 +101,7 @@ export function disableAnalytics(): void {
 }
 
 /** Sends a page_view event; a no-op without consent or before loadAnalytics succeeded. */
-export function trackPageView(path: string): void {
+function trackPageView(path: string): void {
   if (!isAnalyticsActive()) return;
   window.gtag!("event", "page_view", {
     page_path: path,
@@ -118,7 +118,7 @@ export function trackEvent(name: string, params: Record<string, unknown> = {}): 
 
 /** React hook: the stored consent choice, updated when it changes (this tab or another). */
 
-export type AnalyticsTrackerProps = { measurementId: string; scriptUrl: string };
+type AnalyticsTrackerProps = { measurementId: string; scriptUrl: string };
 
 /**
  * Loads analytics once consent is granted (also when granted later, from the

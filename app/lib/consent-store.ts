@@ -6,9 +6,9 @@
  */
 import { useSyncExternalStore } from "react";
 
-export const CONSENT_STORAGE_KEY = "footycoach_analytics_consent";
+const CONSENT_STORAGE_KEY = "footycoach_analytics_consent";
 /** Window event fired (same tab) whenever the choice is written. */
-export const CONSENT_CHANGE_EVENT = "footycoach:analytics-consent";
+const CONSENT_CHANGE_EVENT = "footycoach:analytics-consent";
 
 export type ConsentValue = "granted" | "denied";
 

@@ -5,7 +5,7 @@ export function randomToken(bytes = 32): string {
   return base64url(data);
 }
 
-export function base64url(data: Uint8Array): string {
+function base64url(data: Uint8Array): string {
   let s = "";
   for (const b of data) s += String.fromCharCode(b);
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");

@@ -13,17 +13,17 @@ export const CSV_TOO_LARGE = "The file is larger than 1 MB.";
 export const CSV_TOO_MANY_ROWS = "The file has more than 5,000 rows.";
 
 export const REQUIRED_COLUMNS = ["league", "season", "match_day", "home_team", "away_team", "kickoff_time", "status"] as const;
-export const OPTIONAL_COLUMNS = ["id", "home_score", "away_score", "result"] as const;
-export const FIXTURE_STATUSES = ["pending", "complete", "postponed"] as const;
-export const SCORE_MAX = 30;
-export const MATCH_DAY_MAX = 60;
+const OPTIONAL_COLUMNS = ["id", "home_score", "away_score", "result"] as const;
+const FIXTURE_STATUSES = ["pending", "complete", "postponed"] as const;
+const SCORE_MAX = 30;
+const MATCH_DAY_MAX = 60;
 
 /**
  * Team names: letters (Latin, with accents), digits, spaces and . ' & -, starting with a letter or digit, so no
  * cell can start a spreadsheet formula. The database enforces the same rule (private.is_team_name); this copy
  * only lets the upload preview flag a row before it is sent.
  */
-export const TEAM_NAME = /^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .'&-]*$/;
+const TEAM_NAME = /^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .'&-]*$/;
 export const TEAM_NAME_MESSAGE = "Team names may contain only letters, digits, spaces and . ' & - (starting with a letter or digit).";
 
 /**
@@ -37,7 +37,7 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** Rows of cells as CSV text (header first), every cell through csvCell. */
-export function toCsv(rows: (string | number | null | undefined)[][]): string {
+function toCsv(rows: (string | number | null | undefined)[][]): string {
   return rows.map((row) => row.map(csvCell).join(",")).join("\n") + "\n";
 }
 
@@ -69,7 +69,7 @@ export interface CsvRowError {
 }
 
 /** What the preview table shows for each data row. */
-export interface CsvPreviewRow {
+interface CsvPreviewRow {
   line: number;
   values: Record<string, string>;
   error: string | null;
@@ -124,9 +124,9 @@ export function parseKickoff(value: string): string | null {
   return date.toISOString();
 }
 
-const cell = z.preprocess((v) => (v == null ? "" : String(v)), z.string());
+const cell = z.preprocess((v) => (typeof v === "string" || typeof v === "number" ? String(v) : ""), z.string());
 
-export const FixtureRowSchema = z
+const FixtureRowSchema = z
   .object({
     id: cell.pipe(
       z
@@ -187,7 +187,7 @@ export const FixtureRowSchema = z
   });
 
 /** Validates one data row (header keys already normalised). `line` is its line in the file (header = 1). */
-export function validateRow(values: Record<string, unknown>, line: number): { row: FixtureCsvRow } | { error: CsvRowError } {
+function validateRow(values: Record<string, unknown>, line: number): { row: FixtureCsvRow } | { error: CsvRowError } {
   const parsed = FixtureRowSchema.safeParse(values);
   if (!parsed.success) return { error: { line, reason: parsed.error.issues[0]?.message ?? "Invalid row." } };
   const v = parsed.data;
@@ -212,7 +212,7 @@ export function validateRow(values: Record<string, unknown>, line: number): { ro
 const normaliseHeader = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/\s+/g, "_");
 
 /** UTF-8 size of a text (the limit is on the file, in bytes). */
-export function byteLength(value: string): number {
+function byteLength(value: string): number {
   return new TextEncoder().encode(value).length;
 }
 

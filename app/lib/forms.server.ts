@@ -14,7 +14,7 @@ import { fieldErrors } from "./validation";
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data\s*;.*\bboundary=)/i;
 
 /** A 400 the action throws; the error boundary shows it as "the request could not be read". */
-export function badRequest(message = "The request could not be read."): Response {
+function badRequest(message = "The request could not be read."): Response {
   return new Response(message, { status: 400, statusText: "Bad Request", headers: { "Content-Type": "text/plain" } });
 }
 
@@ -39,7 +39,8 @@ export function intentOf(form: FormData): string {
 
 /** An action's answer to an intent it does not know. */
 export function unknownIntent() {
-  return data({ intent: "unknown" as const, errors: {} as Record<string, string>, message: "Unknown action." }, { status: 400 });
+  const errors: Record<string, string> = {};
+  return data({ intent: "unknown" as const, errors, message: "Unknown action." }, { status: 400 });
 }
 
 /** The form's text fields as an object for zod (files are left to the action that expects them). */
@@ -49,7 +50,7 @@ export function formFields(form: FormData): Record<string, string> {
   return out;
 }
 
-export type Parsed<T> = { ok: true; data: T } | { ok: false; errors: Record<string, string>; message: string };
+type Parsed<T> = { ok: true; data: T } | { ok: false; errors: Record<string, string>; message: string };
 
 /** Parses the form with a zod schema; on failure the first message per field, and the first overall. */
 export function parseForm<S extends z.ZodType>(form: FormData, schema: S): Parsed<z.output<S>> {

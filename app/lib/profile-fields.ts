@@ -1,5 +1,4 @@
 /** Profile field constants shared by pages and the server schema (no zod here: it stays out of the browser bundle). */
-export const MIN_AGE = 18;
 export const SELF_DESCRIBE_MAX = 50;
 
 export const GENDERS = [

@@ -3,7 +3,7 @@
  * list is shareable, survives a reload and works as a plain GET form without JavaScript.
  */
 
-export interface FilterOption {
+interface FilterOption {
   value: string;
   label: string;
 }

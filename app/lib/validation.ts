@@ -6,9 +6,6 @@ import { SELF_DESCRIBE_MAX } from "./profile-fields";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat } from "./date-format";
 
-export { GENDERS, MIN_AGE, SELF_DESCRIBE_MAX } from "./profile-fields";
-export { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
-
 const email = z
   .string({ error: "Email is required." })
   .trim()
@@ -24,7 +21,7 @@ const password = z
 
 export const LoginSchema = z.object({ email, password });
 
-export const newPassword = password.refine((v) => v.length >= PASSWORD_MIN, {
+const newPassword = password.refine((v) => v.length >= PASSWORD_MIN, {
   message: "Password must be at least 6 characters long.",
 });
 
@@ -61,8 +58,8 @@ export function isCalendarDate(value: string): boolean {
 }
 
 const COMPETITION_REQUIRED = "Please fill in all required fields.";
-export const START_DATE_PAST = "Start date must be today or a future date.";
-export const START_DATE_INVALID = "Please enter a valid start date.";
+const START_DATE_PAST = "Start date must be today or a future date.";
+const START_DATE_INVALID = "Please enter a valid start date.";
 
 /** A competition's start date (private and admin creation): a real date, today or later in the creator's zone. */
 export function startDateField(today: string) {
@@ -83,7 +80,7 @@ export function todayIn(now: Date, timeZone: string | null | undefined): string 
   }
 }
 
-export function isValidTimeZone(tz: string): boolean {
+function isValidTimeZone(tz: string): boolean {
   try {
     dateFormat("en-GB", { timeZone: tz });
     return true;

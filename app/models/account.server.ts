@@ -2,11 +2,11 @@ import type { Db, ServiceTx as Tx } from "~/db.server";
 import { randomToken, sha256Hex } from "~/lib/crypto";
 
 /** Failures allowed per key (account, client address) inside the window before answering 429. */
-export const THROTTLE_LIMIT = 10;
-export const THROTTLE_WINDOW_MINUTES = 15;
-export const THROTTLED_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
+const THROTTLE_LIMIT = 10;
+const THROTTLE_WINDOW_MINUTES = 15;
+const THROTTLED_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
 export const RESET_TOKEN_TTL_MINUTES = 60;
-export const INVALID_CREDENTIALS = "Invalid login credentials";
+const INVALID_CREDENTIALS = "Invalid login credentials";
 
 type Kind = "login" | "reset";
 
@@ -30,7 +30,7 @@ async function recordAttempt(tx: Tx, kind: Kind, keys: string[], success: boolea
   await tx`insert into account.auth_attempts ${tx(keys.map((key) => ({ key, kind, success })))}`;
 }
 
-export type SignupResult = { ok: true; userId: string } | { ok: false; message: string };
+type SignupResult = { ok: true; userId: string } | { ok: false; message: string };
 
 export async function createAccount(db: Db, email: string, password: string, referralCode: string | null): Promise<SignupResult> {
   return db.asService(async (tx) => {
@@ -44,7 +44,7 @@ export async function createAccount(db: Db, email: string, password: string, ref
   });
 }
 
-export type LoginResult =
+type LoginResult =
   | { ok: true; userId: string; username: string | null }
   | { ok: false; throttled: boolean; message: string };
 
@@ -72,7 +72,7 @@ export async function verifyLogin(db: Db, email: string, password: string, addre
   });
 }
 
-export type ResetRequest = { throttled: true } | { throttled: false; token: string | null };
+type ResetRequest = { throttled: true } | { throttled: false; token: string | null };
 
 /**
  * Issues a reset token when the account exists. The caller answers the same either way; the token
@@ -94,7 +94,7 @@ export async function requestPasswordReset(db: Db, email: string, address: strin
   });
 }
 
-export type ResetResult = { ok: true } | { ok: false; throttled: boolean; message: string };
+type ResetResult = { ok: true } | { ok: false; throttled: boolean; message: string };
 
 /** Spends a reset token once, sets the new password and ends every session of the account. */
 export async function resetPassword(db: Db, token: string, password: string, address: string): Promise<ResetResult> {

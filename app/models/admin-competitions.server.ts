@@ -10,9 +10,9 @@ import { startDateField } from "~/lib/validation";
  * decides again (role, required fields, dates, match day, unique name and type) and raises the spec's messages.
  */
 
-export const REQUIRED = "Please fill in all required fields.";
-export const MATCH_DAY = "Start Match Day must be a positive whole number.";
-export const CREATE_FAILED = "Failed to create competition";
+const REQUIRED = "Please fill in all required fields.";
+const MATCH_DAY = "Start Match Day must be a positive whole number.";
+const CREATE_FAILED = "Failed to create competition";
 export const CREATED = "Competition created successfully!";
 
 export function adminCompetitionSchema(today: string) {
@@ -35,9 +35,9 @@ export function adminCompetitionSchema(today: string) {
       .transform((v) => v || null),
   });
 }
-export type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>>;
+type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>>;
 
-export type CreateOutcome = { ok: true; id: string; message: string } | { ok: false; status: number; message: string };
+type CreateOutcome = { ok: true; id: string; message: string } | { ok: false; status: number; message: string };
 
 export async function adminCreateCompetition(db: Db, userId: string, input: AdminCompetitionInput): Promise<CreateOutcome> {
   try {

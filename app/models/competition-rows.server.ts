@@ -100,7 +100,7 @@ export function toCompetitionInfo(c: Record<string, unknown>): CompetitionInfo {
 export function toSeasonStanding(r: Record<string, unknown>): SeasonStanding {
   return {
     userId: String(r.user_id),
-    username: String(r.username ?? ""),
+    username: (r.username as string | null) ?? "",
     rank: numberOrNull(r.rank),
     wins: numberOrZero(r.wins),
     draws: numberOrZero(r.draws),
@@ -115,8 +115,8 @@ export function toSeasonStanding(r: Record<string, unknown>): SeasonStanding {
 export function toKnockoutStanding(r: Record<string, unknown>): KnockoutStanding {
   return {
     userId: String(r.user_id),
-    username: String(r.username ?? ""),
-    status: String(r.status ?? ""),
+    username: (r.username as string | null) ?? "",
+    status: (r.status as string | null) ?? "",
     knockedOutOn: numberOrNull(r.knocked_out_on),
     currentSelection: (r.current_selection as string | null) ?? null,
     selectionHidden: Boolean(r.selection_hidden),

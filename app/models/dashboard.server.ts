@@ -1,6 +1,6 @@
 import type { Db } from "~/db.server";
 
-export interface UpcomingCompetition {
+interface UpcomingCompetition {
   id: string;
   name: string;
   type: "season" | "knockout";
@@ -30,7 +30,7 @@ export interface RegisteredCompetition {
   selectionDeadline: string | null;
 }
 
-export interface PrivateCompetition {
+interface PrivateCompetition {
   id: string;
   name: string;
   playerCount: number;
@@ -40,7 +40,7 @@ export interface PrivateCompetition {
   registrationKey: string | null;
 }
 
-export interface Dashboard {
+interface Dashboard {
   upcoming: UpcomingCompetition[];
   registered: RegisteredCompetition[];
   privateCompetitions: PrivateCompetition[];
@@ -146,7 +146,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   });
 }
 
-export type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
+type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
 
 /**
  * What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). Whether

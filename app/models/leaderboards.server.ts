@@ -5,7 +5,7 @@ import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonSt
 import type { CompetitionInfo, KnockoutStanding, SeasonStanding } from "~/models/competition-rows.server";
 
 /** Knockout and season leaderboard page size (spec §9). */
-export const LEADERBOARD_PAGE_SIZE = 10;
+const LEADERBOARD_PAGE_SIZE = 10;
 
 /** One page of a board and the player's own row (null when they are not a member). */
 export interface Leaderboard<Row> {
@@ -16,9 +16,9 @@ export interface Leaderboard<Row> {
   rows: Row[];
 }
 
-export type KnockoutLeaderboard = Leaderboard<KnockoutStanding>;
+type KnockoutLeaderboard = Leaderboard<KnockoutStanding>;
 
-export interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
+interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
   /** The champion's username: only when the competition is over (inactive) and has a rank-1 player. */
   champion: string | null;
 }

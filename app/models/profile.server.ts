@@ -1,7 +1,7 @@
 import type { Db } from "~/db.server";
 import type { ProfileInput } from "~/lib/validation";
 
-export interface Profile {
+interface Profile {
   username: string;
   dateOfBirth: string;
   gender: string;
@@ -25,7 +25,7 @@ export async function getOwnProfile(db: Db, userId: string): Promise<Profile | n
   });
 }
 
-export type SaveProfileResult = { ok: true } | { ok: false; field: "username" | "dateOfBirth"; message: string; status: 400 | 409 };
+type SaveProfileResult = { ok: true } | { ok: false; field: "username" | "dateOfBirth"; message: string; status: 400 | 409 };
 
 /** Creates or updates the player's profile; the email is copied from the account by the database, never the form. */
 export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<SaveProfileResult> {

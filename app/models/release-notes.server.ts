@@ -8,7 +8,7 @@ import { isCalendarDate } from "~/lib/validation";
  * (db.asUser); the admin-only policies on public.release_notes decide who may write.
  */
 
-export const NOTE_REQUIRED = "Please fill in all required fields";
+const NOTE_REQUIRED = "Please fill in all required fields";
 
 export interface ReleaseNote {
   id: string;
@@ -60,11 +60,11 @@ export const ReleaseNoteSchema = z.object({
     .transform((v) => v || null)
     .refine((v) => v === null || isCalendarDate(v), "Please enter a valid release date."),
 });
-export type ReleaseNoteInput = z.output<typeof ReleaseNoteSchema>;
+type ReleaseNoteInput = z.output<typeof ReleaseNoteSchema>;
 
 export const NoteIdSchema = z.uuid();
 
-export type NoteResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+type NoteResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 
 function failed(error: unknown, message: string): NoteResult {
   if (error instanceof Response) throw error;

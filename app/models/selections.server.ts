@@ -12,7 +12,7 @@ export interface FixtureRow {
 }
 
 /** Fixtures grouped by kickoff date in the player's zone, with date and time labels formatted on the server. */
-export interface FixtureGroup {
+interface FixtureGroup {
   date: string;
   fixtures: (FixtureRow & { time: string })[];
 }
@@ -37,8 +37,8 @@ export const FIXTURE_COLUMNS = `f.id::text as id, f.kickoff_time as "kickoffTime
 
 export function toIso(value: unknown): string | null {
   if (value == null) return null;
-  const d = value instanceof Date ? value : new Date(String(value));
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+  const d = value instanceof Date ? value : typeof value === "string" || typeof value === "number" ? new Date(value) : null;
+  return !d || Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
 export function normaliseFixtures(rows: readonly Record<string, unknown>[]): FixtureRow[] {
@@ -79,7 +79,7 @@ export function currentPickQuery(tx: Tx, competitionId: string, userId: string) 
      where ts.competition_id = ${competitionId} and ts.user_id = ${userId}`;
 }
 
-export interface TeamSelectionPage {
+interface TeamSelectionPage {
   competition: { id: string; name: string; type: string; status: string; currentMatchDay: number };
   deadline: string | null;
   /** Picks may be made for the current match day now (public.selection_open: it has fixtures, deadline ahead). */
@@ -139,7 +139,7 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
   });
 }
 
-export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";
+type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";
 
 /** Saves (inserts or replaces) the player's pick for the current match day; the database applies every rule. */
 export async function saveTeamSelection(db: Db, userId: string, competitionId: string, team: string): Promise<SaveSelectionCode> {

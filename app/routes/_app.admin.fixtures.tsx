@@ -6,7 +6,7 @@ import { ResultsSection } from "~/components/admin/ResultsSection";
 import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
-import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { loadResults, PostponeSchema, saveResult, SaveResultSchema, setPostponed } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 
@@ -58,7 +58,7 @@ type Ctx = { form: FormData; user: SessionUser; context: AppLoadContext };
 
 async function saveResultAction({ form, user, context }: Ctx) {
   const intent = "save-result";
-  const fixtureId = String(form.get("fixtureId") ?? "");
+  const fixtureId = formFields(form).fixtureId ?? "";
   const parsed = parseForm(form, SaveResultSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, fixtureId });
   const result = await saveResult(context.db, user.id, parsed.data);
@@ -68,7 +68,7 @@ async function saveResultAction({ form, user, context }: Ctx) {
 
 async function postponeAction({ form, user, context }: Ctx) {
   const intent = "postpone";
-  const fixtureId = String(form.get("fixtureId") ?? "");
+  const fixtureId = formFields(form).fixtureId ?? "";
   const parsed = parseForm(form, PostponeSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to update fixture.", 400, { intent, fixtureId });
   const result = await setPostponed(context.db, user.id, parsed.data);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, AppLoadContext, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { CompetitionErrorBoundary, competitionNotFound } from "~/components/CompetitionNotFound";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
@@ -92,7 +92,11 @@ export default function TeamSelectionPage() {
   const navigate = useNavigate();
   const [pending, setPending] = useState<string | null>(null);
   // Fresh loader data (after the save's redirect, the "reload") closes the dialog.
-  useEffect(() => setPending(null), [d]);
+  const [seenData, setSeenData] = useState(d);
+  if (d !== seenData) {
+    setSeenData(d);
+    setPending(null);
+  }
   const here = `/select-team/${d.competition.id}`;
   const confirmTeam = pending ?? d.confirmTeam;
   const saving = usePending("select");

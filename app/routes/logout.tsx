@@ -5,6 +5,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return redirect("/login", { headers: { "Set-Cookie": await endSession(request, context.env, context.db) } });
 }
 
-export async function loader() {
+export function loader() {
   return redirect("/");
 }

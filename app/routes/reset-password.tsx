@@ -11,7 +11,7 @@ export const meta: MetaFunction = () => [{ title: "Reset password | FootyCoach" 
 // The token is in the address: never leak it to other sites through Referer.
 export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
 
-export async function loader({ request }: LoaderFunctionArgs) {
+export function loader({ request }: LoaderFunctionArgs) {
   return { token: new URL(request.url).searchParams.get("token") ?? "" };
 }
 

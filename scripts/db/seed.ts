@@ -523,7 +523,7 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
       ])}`;
     return true;
   });
-  return result as boolean;
+  return result;
 }
 
 async function main() {

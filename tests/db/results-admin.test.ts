@@ -2,6 +2,7 @@
  * Admin SQL API: refusals for players, score validation, admin_create_competition, the CSV upsert (per-row
  * validation, nothing half-written, processing after complete rows) and the leaderboard page functions.
  */
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser, useTestDatabase } from "../support/pg";
 import { kickoff, SEASON, World, type TestDb } from "./results-support";
@@ -27,11 +28,11 @@ describe("players are refused", () => {
     const league = await w.league(1);
     const id = await w.fixtureId(league, 1, "T1");
     const calls = [
-      (tx: any) => tx`select public.save_fixture_result(${id}, 1, 0)`,
-      (tx: any) => tx`select public.set_fixture_postponed(${id}, true)`,
-      (tx: any) => tx`select public.process_due_matchdays()`,
-      (tx: any) => tx`select public.admin_create_competition('X', 'knockout', 'Premier League', '2025/26', '2026-07-01', 1)`,
-      (tx: any) => tx`select public.upsert_fixtures('[]'::jsonb)`,
+      (tx: postgres.TransactionSql) => tx`select public.save_fixture_result(${id}, 1, 0)`,
+      (tx: postgres.TransactionSql) => tx`select public.set_fixture_postponed(${id}, true)`,
+      (tx: postgres.TransactionSql) => tx`select public.process_due_matchdays()`,
+      (tx: postgres.TransactionSql) => tx`select public.admin_create_competition('X', 'knockout', 'Premier League', '2025/26', '2026-07-01', 1)`,
+      (tx: postgres.TransactionSql) => tx`select public.upsert_fixtures('[]'::jsonb)`,
     ];
     for (const call of calls) {
       await expect(asUser(db.sql, w.ids.Amy, call)).rejects.toMatchObject(DENIED);

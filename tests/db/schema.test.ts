@@ -137,8 +137,7 @@ describe("schema security", () => {
       const [b] = await tx<{ t: Date; n: Date }[]>`select public.app_now() as t, now() as n`;
       return [a.t, b];
     });
-    expect((moved as Date).toISOString()).toBe(at.toISOString());
-    const r = real as { t: Date; n: Date };
-    expect(r.t.getTime()).toBe(r.n.getTime());
+    expect(moved.toISOString()).toBe(at.toISOString());
+    expect(real.t.getTime()).toBe(real.n.getTime());
   });
 });

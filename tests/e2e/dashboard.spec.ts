@@ -12,7 +12,7 @@ function statements(serverTiming: string | undefined): number {
   return Number(/db;desc="statements";dur=(\d+)/.exec(serverTiming ?? "")?.[1]);
 }
 
-async function registeredRow(page: Page, name: string, isMobile: boolean) {
+function registeredRow(page: Page, name: string, isMobile: boolean) {
   return isMobile
     ? page.getByRole("list", { name: "Registered competitions" }).getByRole("listitem").filter({ hasText: name })
     : page.getByRole("row").filter({ hasText: name });
@@ -53,12 +53,12 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   const season = await dashCompetition("season", [me]);
 
   await page.goto("/dashboard");
-  const koRow = await registeredRow(page, ko.name, isMobile);
+  const koRow = registeredRow(page, ko.name, isMobile);
   await expect(koRow.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", `/select-team/${ko.id}`);
   if (!isMobile) {
     // Knockout rows show dashes for rank, GF, GA and points.
     await expect(koRow.getByRole("cell")).toHaveText(["Knockout", "–", "0", "0", "0", "–", "–", "–", "Select Team"]);
-    const seasonRow = await registeredRow(page, season.name, isMobile);
+    const seasonRow = registeredRow(page, season.name, isMobile);
     await expect(seasonRow.getByRole("cell").nth(1)).toHaveText("1st");
   }
 
@@ -78,7 +78,7 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   await db()`update user_selections set status = 'eliminated', knocked_out_on = ${ko.matchDay - 1}
               where user_id = ${me} and competition_id = ${season.id}`;
   await page.reload();
-  await expect((await registeredRow(page, season.name, isMobile)).getByText("Eliminated")).toBeVisible();
+  await expect(registeredRow(page, season.name, isMobile).getByText("Eliminated")).toBeVisible();
 });
 
 test("the dashboard loader's database work does not grow with the number of competitions", async ({ page, loginAs }) => {

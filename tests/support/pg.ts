@@ -292,7 +292,7 @@ export async function useTestDatabase(options: Omit<CreateOptions, "templateDump
   return {
     url,
     sql,
-    kind: inject("dbKind") as DbKind,
+    kind: inject("dbKind"),
     async close() {
       await sql.end({ timeout: 5 });
       await dropTestDatabase(url);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrors, isCalendarDate, profileSchema, ResetPasswordSchema, SignupSchema, startDateField, todayIn } from "~/lib/validation";
 
-const today = "2026-11-22";
 const base = { username: "Kicker_9", gender: "male", timeZone: "Europe/London" };
 
 function errorsOf(input: Record<string, unknown>) {

@@ -25,11 +25,14 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
   const [reading, setReading] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
 
-  // A new server result replaces the preview (and clears the chosen file).
+  // A new server result replaces the preview (adjusted while rendering) and clears the chosen file (an effect).
+  const [seenResult, setSeenResult] = useState(result);
+  if (result !== seenResult) {
+    setSeenResult(result);
+    if (result) setPreview(null);
+  }
   useEffect(() => {
-    if (!result) return;
-    setPreview(null);
-    if (fileRef.current) fileRef.current.value = "";
+    if (result && fileRef.current) fileRef.current.value = "";
   }, [result]);
 
   async function onFile(event: React.ChangeEvent<HTMLInputElement>) {
@@ -74,7 +77,7 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
           <input type="hidden" name="intent" value="upload-csv" />
           <div className="field">
             <label htmlFor="csv-file">CSV file</label>
-            <input ref={fileRef} id="csv-file" name="file" type="file" accept=".csv,text/csv" required onChange={onFile} />
+            <input ref={fileRef} id="csv-file" name="file" type="file" accept=".csv,text/csv" required onChange={(event) => void onFile(event)} />
           </div>
           <div className="admin-form-actions">
             <button type="submit" className="btn btn-primary" disabled={busy || !canImport}>

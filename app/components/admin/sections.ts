@@ -6,7 +6,7 @@ export const ADMIN_SECTIONS = [
   { id: "notes", label: "Release Notes", path: "/admin/release-notes" },
 ] as const;
 
-export type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
+type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
 
 /** The admin panel's pages (the app's navigation shows Admin Panel as current on every section). */
 export const isAdminPath = (pathname: string) => pathname === "/admin" || pathname.startsWith("/admin/");

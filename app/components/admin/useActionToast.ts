@@ -6,7 +6,7 @@ import { useToast } from "~/components/Toaster";
 // cannot import.
 const INFO_MESSAGES = new Set(["Please fill in all required fields.", "Please fill in all required fields"]);
 
-export interface ToastedResult {
+interface ToastedResult {
   message?: string | null;
   /** Set by an action that answers with data on success (the CSV upload's report). */
   ok?: boolean;
