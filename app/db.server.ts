@@ -9,10 +9,16 @@ export type ServiceTx = postgres.TransactionSql;
 /** A statement of the player path: awaiting it runs it; embedding it in another statement adds its text. */
 export class InlineQuery<T> extends SqlFragment implements PromiseLike<T> {
   private promise: Promise<T> | undefined;
-  constructor(text: string, private readonly exec: (text: string) => Promise<T>) {
+  constructor(
+    text: string,
+    private readonly exec: (text: string) => Promise<T>,
+  ) {
     super(text);
   }
-  then<A = T, B = never>(onfulfilled?: ((value: T) => A | PromiseLike<A>) | null, onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = T, B = never>(
+    onfulfilled?: ((value: T) => A | PromiseLike<A>) | null,
+    onrejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     this.promise ??= this.exec(this.text);
     return this.promise.then(onfulfilled, onrejected);
   }
@@ -96,8 +102,10 @@ function badInput(error: unknown): Response {
 export function isUnavailable(error: unknown): boolean {
   if (error instanceof postgres.PostgresError) return UNAVAILABLE_STATES.test(error.code);
   const code = (error as { code?: string } | null)?.code ?? "";
-  return /^(ECONN|ENOTFOUND|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|EAI_)/.test(code) ||
-    /network|socket|connect|stream was cancelled/i.test(String((error as Error)?.message ?? ""));
+  return (
+    /^(ECONN|ENOTFOUND|EPIPE|ETIMEDOUT|CONNECT_TIMEOUT|CONNECTION_|EAI_)/.test(code) ||
+    /network|socket|connect|stream was cancelled/i.test(String((error as Error)?.message ?? ""))
+  );
 }
 
 /**
@@ -108,7 +116,7 @@ export function isUnavailable(error: unknown): boolean {
 function counting<T extends Sql | ServiceTx>(client: T, counter: { statements: number }): T {
   const made = new WeakSet<object>();
   return new Proxy(client, {
-    apply(target, thisArg, args) {
+    apply(target, thisArg, args: unknown[]) {
       const query = Reflect.apply(target as (...a: unknown[]) => unknown, thisArg, args);
       if (Array.isArray(args[0]) && "raw" in args[0]) {
         counter.statements++;
@@ -176,7 +184,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
   let queue: Pending[] = [];
   let flushing: ReturnType<typeof setTimeout> | undefined;
   let begun = false;
-  let inFlight: Promise<unknown>[] = [];
+  const inFlight: Promise<unknown>[] = [];
   let session: Promise<SessionUser | null> | undefined;
   let failed = false;
   let finished = false;
@@ -305,7 +313,11 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     async service(fn) {
       // The embedded database (PGlite behind pglite-socket) runs every connection in one session, so
       // statements from concurrent connections may interleave unless each sits in a transaction.
-      if (opts.serializeStatements) return run((stx) => stx`select 1`, (stx) => fn(stx as unknown as Sql));
+      if (opts.serializeStatements)
+        return run(
+          (stx) => stx`select 1`,
+          (stx) => fn(stx as unknown as Sql),
+        );
       try {
         return await fn(counting(sql, counter));
       } catch (error) {

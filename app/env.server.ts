@@ -21,7 +21,10 @@ const EnvSchema = z
     SESSION_SECRET: z.string().min(32, "SESSION_SECRET must be at least 32 characters"),
     DATABASE_URL: z.string().min(1),
     TEST_CLOCK: z.enum(["enabled", "disabled"]).default("disabled"),
-    GA_MEASUREMENT_ID: z.string().regex(/^[A-Z0-9-]*$/).default(""),
+    GA_MEASUREMENT_ID: z
+      .string()
+      .regex(/^[A-Z0-9-]*$/)
+      .default(""),
     ANALYTICS_SCRIPT_URL: z.string().url().default("https://www.googletagmanager.com/gtag/js"),
     MAIL_PROVIDER: z.enum(["outbox", "resend"]).default("outbox"),
     MAIL_API_KEY: z.string().default(""),

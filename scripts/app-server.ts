@@ -128,11 +128,31 @@ export async function startWorker(opts: {
   const hyperdriveUrl = new URL(opts.databaseUrl);
   if (!hyperdriveUrl.password) hyperdriveUrl.password = "postgres";
   const envFile = path.join(opts.stateDir, `worker-${opts.port}.env`);
-  writeFileSync(envFile, Object.entries(opts.vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n", { mode: 0o600 });
+  writeFileSync(
+    envFile,
+    Object.entries(opts.vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n") + "\n",
+    { mode: 0o600 },
+  );
   const child = spawn(
     path.join(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--port", String(opts.port), "--ip", "127.0.0.1", "--env-file", envFile, "--persist-to", opts.stateDir,
-      "--show-interactive-dev-session=false", "--log-level", opts.quiet ? "error" : "log", "--inspector-port", String(opts.inspectorPort ?? 0)],
+    [
+      "dev",
+      "--port",
+      String(opts.port),
+      "--ip",
+      "127.0.0.1",
+      "--env-file",
+      envFile,
+      "--persist-to",
+      opts.stateDir,
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      opts.quiet ? "error" : "log",
+      "--inspector-port",
+      String(opts.inspectorPort ?? 0),
+    ],
     {
       cwd: ROOT,
       detached: true,

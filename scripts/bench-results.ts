@@ -102,7 +102,10 @@ async function main() {
       // derived columns the triggers would have kept (sort_name, player_count, stats, ranks) set in bulk.
       await sql.begin(async (tx) => {
         await tx`set local session_replication_role = replica`;
-        const all = [[ko, "Bench Knockout League", "knockout"], [se, "Bench Season League", "season"]];
+        const all = [
+          [ko, "Bench Knockout League", "knockout"],
+          [se, "Bench Season League", "season"],
+        ];
         for (const [comp, league, type] of all.filter(([, , t]) => !ONLY || t === ONLY)) {
           await tx`
             insert into public.user_selections (user_id, competition_id, league, season, match_day, status,
@@ -198,7 +201,9 @@ async function main() {
             times.push(t);
             rows = r.length;
           }
-          console.log(`${c.type} leaderboard page ${page}: p50 ${ms(p50(times))} (${rows} rows, ${RUNS} runs, incl. transaction round trips)`);
+          console.log(
+            `${c.type} leaderboard page ${page}: p50 ${ms(p50(times))} (${rows} rows, ${RUNS} runs, incl. transaction round trips)`,
+          );
         }
         const posFn = c.type === "knockout" ? "knockout_leaderboard_position" : "season_leaderboard_position";
         const times: number[] = [];

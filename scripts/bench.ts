@@ -122,10 +122,18 @@ async function main() {
   }
   // The latency proxy: no added delay until the round-trip table switches it on.
   const proxy = await startLatencyProxy({ target: pooler?.url ?? databaseUrl, delayMs: 0 });
-  const worker = await startWorker({ port: await freePort(), databaseUrl: proxy.url, stateDir, quiet: true, vars: workerVars(stateDir, "test") });
+  const worker = await startWorker({
+    port: await freePort(),
+    databaseUrl: proxy.url,
+    stateDir,
+    quiet: true,
+    vars: workerVars(stateDir, "test"),
+  });
   workerPid = worker.process.pid;
   try {
-    console.log(`\nFootyCoach benchmark: wrangler dev + latency proxy + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (NO POOLER: a new server connection per request)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`);
+    console.log(
+      `\nFootyCoach benchmark: wrangler dev + latency proxy + ${pg.kind}${pooler ? " behind PgBouncer (transaction pooling, as Hyperdrive)" : " (NO POOLER: a new server connection per request)"}, ${REQUESTS} requests per target, ${CONCURRENCY} concurrent, ${os.cpus().length} cores\n`,
+    );
     // Warm both paths, then measure them back to back in the same run.
     await load(`${worker.url}/favicon.svg`);
     await load(`${worker.url}/login`);
@@ -136,17 +144,22 @@ async function main() {
     console.log(`ratio  /login p50 / static p50 = ${(login.p50 / staticFile.p50).toFixed(2)} (target <= 3)`);
     console.log(`ratio  static rps / /login rps = ${(staticFile.rps / login.rps).toFixed(2)}`);
     const js = await firstLoadJs(worker.url, "/login");
-    console.log(`\nfirst-load JavaScript for /login: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB)`);
+    console.log(
+      `\nfirst-load JavaScript for /login: ${js.files} files, ${(js.raw / 1024).toFixed(1)} KB raw, ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB)`,
+    );
 
     // Signed-in pages on demo data scaled up.
     const scale = { players: 5000, competitions: 200, perPlayer: 8, demoPlayerJoins: 20 };
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
     const t0 = performance.now();
     await seedScale(sql, scale);
-    const [counts] = await sql`select (select count(*) from competitions)::int as competitions, (select count(*) from profiles)::int as players,
+    const [counts] =
+      await sql`select (select count(*) from competitions)::int as competitions, (select count(*) from profiles)::int as players,
                                       (select count(*) from user_selections)::int as memberships`;
     await sql.end();
-    console.log(`\nscaled demo data in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${counts.competitions} competitions, ${counts.players} players, ${counts.memberships} memberships`);
+    console.log(
+      `\nscaled demo data in ${((performance.now() - t0) / 1000).toFixed(1)} s: ${counts.competitions} competitions, ${counts.players} players, ${counts.memberships} memberships`,
+    );
     const signIn = await fetch(`${worker.url}/login`, {
       method: "POST",
       redirect: "manual",
@@ -167,17 +180,23 @@ async function main() {
     console.log(`SSR    /competitions  ${fmt(competitions)}`);
     console.log(`ratio  /dashboard p50 / static p50 = ${(dashboard.p50 / staticAgain.p50).toFixed(2)} (target <= 4)`);
     console.log(`ratio  /competitions p50 / static p50 = ${(competitions.p50 / staticAgain.p50).toFixed(2)}`);
-    console.log(`ratio  workerd CPU per request, /dashboard / static = ${(dashboard.cpuMs / staticAgain.cpuMs).toFixed(2)}, /competitions / static = ${(competitions.cpuMs / staticAgain.cpuMs).toFixed(2)}`);
+    console.log(
+      `ratio  workerd CPU per request, /dashboard / static = ${(dashboard.cpuMs / staticAgain.cpuMs).toFixed(2)}, /competitions / static = ${(competitions.cpuMs / staticAgain.cpuMs).toFixed(2)}`,
+    );
     const djs = await firstLoadJs(worker.url, "/dashboard", headers);
-    console.log(`first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
+    console.log(
+      `first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`,
+    );
 
     const table = await roundTripTable(worker.url, cookie, databaseUrl, proxy);
-    console.log(`\nfirst-load JavaScript: /login ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB), /dashboard ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`);
+    console.log(
+      `\nfirst-load JavaScript: /login ${(js.gz / 1024).toFixed(1)} KB gzip (target <= 120 KB), /dashboard ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`,
+    );
     console.log(table);
   } finally {
     await worker.stop();
     await proxy.stop();
-    await pooler?.stop();
+    pooler?.stop();
     await pg.stop();
   }
   void ROOT;
@@ -225,7 +244,14 @@ async function sequential(target: Target, n: number, proxy: LatencyProxy) {
     const hi = Math.max(...samples.map((s) => s[k]));
     return lo === hi ? String(lo) : `${lo}-${hi}`;
   };
-  return { p50: pct(50), p95: pct(95), cpuMs: (cpuSeconds * 1000) / n, rt: range("roundTrips"), startup: range("startup"), query: range("query") };
+  return {
+    p50: pct(50),
+    p95: pct(95),
+    cpuMs: (cpuSeconds * 1000) / n,
+    rt: range("roundTrips"),
+    startup: range("startup"),
+    query: range("query"),
+  };
 }
 
 /**
@@ -255,7 +281,8 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
         select home_team, away_team from public.fixtures where league = ${ko.league} and season = ${ko.season} and match_day = ${ko.current_match_day}
          order by kickoff_time, id limit 1`
     ).flatMap((f) => [f.home_team, f.away_team]);
-    if (!ko || !season || !open || teams.length < 2) throw new Error("bench data: no knockout, season or open competition for the demo player");
+    if (!ko || !season || !open || teams.length < 2)
+      throw new Error("bench data: no knockout, season or open competition for the demo player");
 
     const headers = { Cookie: cookie, Origin: base };
     const get = (pathname: string): Target => ({
@@ -317,7 +344,13 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
     ];
 
     console.log(`\nsequential requests as the demo player: ${REQUESTS} per target at RTT 0, ${RTT_REQUESTS} at RTT ${RTT_MS} ms...`);
-    for (const t of targets) for (let i = 0; i < 3; i++) (await t.send(i), await t.after?.(i)); // warm
+    // warm
+    for (const t of targets) {
+      for (let i = 0; i < 3; i++) {
+        await t.send(i);
+        await t.after?.(i);
+      }
+    }
     proxy.setDelay(0);
     const at0: Awaited<ReturnType<typeof sequential>>[] = [];
     for (const t of targets) at0.push(await sequential(t, REQUESTS, proxy));
@@ -334,7 +367,12 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
       const a = at0[i];
       const b = atRtt[i];
       const rt = a.rt === b.rt ? a.rt : `${a.rt} / ${b.rt}`;
-      const split = i === 0 ? "" : a.startup === b.startup && a.query === b.query ? `${a.startup} + ${a.query}` : `${a.startup} + ${a.query} / ${b.startup} + ${b.query}`;
+      const split =
+        i === 0
+          ? ""
+          : a.startup === b.startup && a.query === b.query
+            ? `${a.startup} + ${a.query}`
+            : `${a.startup} + ${a.query} / ${b.startup} + ${b.query}`;
       return [
         t.name,
         i === 0 ? "0" : rt,
@@ -349,7 +387,17 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
     });
     rows.push(["POST redeem (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
     rows.push(["POST save a prediction (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
-    const head = ["request", "DB round trips", "start-up + query", "p50 @0", "p95 @0", `p50 @${RTT_MS}`, `p95 @${RTT_MS}`, `(p50-static)/RTT @${RTT_MS}`, "workerd CPU ms"];
+    const head = [
+      "request",
+      "DB round trips",
+      "start-up + query",
+      "p50 @0",
+      "p95 @0",
+      `p50 @${RTT_MS}`,
+      `p95 @${RTT_MS}`,
+      `(p50-static)/RTT @${RTT_MS}`,
+      "workerd CPU ms",
+    ];
     const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
     const line = (r: string[]) => "| " + r.map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join(" | ") + " |";
     return [

@@ -143,7 +143,10 @@ class Framer {
         this.untyped--;
         const length = this.header.readInt32BE(0);
         const code = this.header.readInt32BE(4);
-        this.onMessage(code === SSL_REQUEST ? "ssl" : code === GSSENC_REQUEST ? "gssenc" : code === CANCEL_REQUEST ? "cancel" : "startup", null);
+        this.onMessage(
+          code === SSL_REQUEST ? "ssl" : code === GSSENC_REQUEST ? "gssenc" : code === CANCEL_REQUEST ? "cancel" : "startup",
+          null,
+        );
         this.remaining = Math.max(0, length - 8);
       } else {
         const type = String.fromCharCode(this.header[0]);
@@ -234,7 +237,15 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
     const upstream = net.connect({ host: target.host, port: target.port });
     upstream.setNoDelay(true);
     const counts: ConnectionCounts = {
-      id: nextId++, open: true, roundTrips: 0, startupRoundTrips: 0, queryRoundTrips: 0, statements: 0, flushes: 0, bytesUp: 0, bytesDown: 0,
+      id: nextId++,
+      open: true,
+      roundTrips: 0,
+      startupRoundTrips: 0,
+      queryRoundTrips: 0,
+      statements: 0,
+      flushes: 0,
+      bytesUp: 0,
+      bytesDown: 0,
     };
     const conn: Conn = {
       counts,
@@ -280,11 +291,19 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
     // Note: the server framer reads untyped answers as single bytes and typed messages otherwise. If TLS
     // is negotiated ('S') the rest is opaque: frames are then garbage, which only affects startup/query labels.
 
-    const up = new DelayedPipe(upstream, () => delayMs, () => (lastActivity = performance.now()));
-    const down = new DelayedPipe(client, () => delayMs, () => {
-      lastActivity = performance.now();
-      conn.turned = true;
-    });
+    const up = new DelayedPipe(
+      upstream,
+      () => delayMs,
+      () => (lastActivity = performance.now()),
+    );
+    const down = new DelayedPipe(
+      client,
+      () => delayMs,
+      () => {
+        lastActivity = performance.now();
+        conn.turned = true;
+      },
+    );
     pipes.add(up);
     pipes.add(down);
 
@@ -368,7 +387,15 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
           conns.delete(c);
           continue;
         }
-        Object.assign(c.counts, { roundTrips: 0, startupRoundTrips: 0, queryRoundTrips: 0, statements: 0, flushes: 0, bytesUp: 0, bytesDown: 0 });
+        Object.assign(c.counts, {
+          roundTrips: 0,
+          startupRoundTrips: 0,
+          queryRoundTrips: 0,
+          statements: 0,
+          flushes: 0,
+          bytesUp: 0,
+          bytesDown: 0,
+        });
         c.clientBytes = [];
         c.clientBytesKept = 0;
       }
@@ -415,7 +442,8 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
  *   POST /delay?ms=25                            change the one-way delay
  */
 export async function serveCounters(proxy: LatencyProxy, port = 0): Promise<{ url: string; stop(): Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
+  const server = http.createServer((req, res) => void handle(req, res));
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
     const url = new URL(req.url ?? "/", "http://x");
     const reply = (status: number, body: unknown) => {
       res.writeHead(status, { "Content-Type": "application/json" });
@@ -439,7 +467,7 @@ export async function serveCounters(proxy: LatencyProxy, port = 0): Promise<{ ur
     } catch (error) {
       reply(400, { error: (error as Error).message });
     }
-  });
+  }
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
   const address = server.address() as net.AddressInfo;
   return {
@@ -461,7 +489,8 @@ export function countersClient(base: string) {
       if (opts.settleMs) q.set("settle", String(opts.settleMs));
       const res = await fetch(`${base}/snapshot?${q}`);
       if (!res.ok) throw new Error(`snapshot: ${res.status}`);
-      return (await res.json()) as Snapshot;
+      const snapshot: Snapshot = await res.json();
+      return snapshot;
     },
     async setDelay(ms: number) {
       const res = await fetch(`${base}/delay?ms=${ms}`, { method: "POST" });
@@ -488,8 +517,8 @@ async function cli() {
     await proxy.stop();
     process.exit(0);
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) void cli();

@@ -6,10 +6,22 @@ type StatusHandler = (error: { status: number; data: unknown }) => ReactNode;
 
 const DEFAULT_HANDLERS: Record<number, StatusHandler> = {
   400: () => <StatusPage status={400} title="Bad request" message="The request could not be read. Please go back and try again." />,
-  403: ({ data }) => <StatusPage status={403} title="Access denied" message={typeof data === "string" && data ? data : "You do not have access to this page."} />,
-  404: () => <StatusPage status={404} title="Page not found" message="We couldn't find that page. It may have moved, or the link may be wrong." />,
+  403: ({ data }) => (
+    <StatusPage
+      status={403}
+      title="Access denied"
+      message={typeof data === "string" && data ? data : "You do not have access to this page."}
+    />
+  ),
+  404: () => (
+    <StatusPage status={404} title="Page not found" message="We couldn't find that page. It may have moved, or the link may be wrong." />
+  ),
   503: () => (
-    <StatusPage status={503} title="Temporarily unavailable" message="FootyCoach is temporarily unavailable. Please try again in a few minutes." />
+    <StatusPage
+      status={503}
+      title="Temporarily unavailable"
+      message="FootyCoach is temporarily unavailable. Please try again in a few minutes."
+    />
   ),
 };
 

@@ -134,9 +134,7 @@ export function AppShell({ user, children }: AppShellProps) {
 
   const inAdmin = isAdminPath(location.pathname);
   // "More" is shown as current when the page is one of the modal's destinations.
-  const moreIsCurrent = ["/scout", "/profile", "/admin"].some(
-    (p) => location.pathname === p || location.pathname.startsWith(`${p}/`),
-  );
+  const moreIsCurrent = ["/scout", "/profile", "/admin"].some((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
 
   const sidebarLabel = (text: string) => <span className="nav-label">{text}</span>;
 

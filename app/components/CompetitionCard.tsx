@@ -32,7 +32,16 @@ interface CompetitionCardProps {
 export function LockIcon() {
   return (
     <span className="lock-icon" title="Private">
-      <svg width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true" focusable="false">
+      <svg
+        width="16"
+        height="16"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        aria-hidden="true"
+        focusable="false"
+      >
         <rect x="4" y="11" width="16" height="10" rx="2" />
         <path d="M8 11V7a4 4 0 0 1 8 0v4" />
       </svg>
@@ -118,9 +127,7 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
       </header>
       <p className="competition-card-league">{c.league}</p>
       <Countdown deadline={c.deadline} serverNow={serverNow} caption="Until registration closes" />
-      <p className="competition-card-players">
-        {c.playerCount} Players
-      </p>
+      <p className="competition-card-players">{c.playerCount} Players</p>
       <div className="competition-card-actions">
         <Link className="btn btn-secondary" to={`/competition/${c.id}`}>
           View Competition

@@ -10,7 +10,16 @@ import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPES } from "~/lib/competition-
 
 export function CompetitionNameField({ idPrefix, defaultValue }: { idPrefix: string; defaultValue?: string }) {
   return (
-    <Field id={`${idPrefix}-name`} label="Competition Name" name="name" type="text" required maxLength={100} autoComplete="off" defaultValue={defaultValue} />
+    <Field
+      id={`${idPrefix}-name`}
+      label="Competition Name"
+      name="name"
+      type="text"
+      required
+      maxLength={100}
+      autoComplete="off"
+      defaultValue={defaultValue}
+    />
   );
 }
 
@@ -52,5 +61,7 @@ export function CompetitionChoiceFields({ idPrefix, values, locked, prompt }: Ch
 
 /** Start Date: today at the earliest (in the creator's zone; the server checks it again). */
 export function StartDateField({ idPrefix, today, defaultValue }: { idPrefix: string; today: string; defaultValue: string }) {
-  return <Field id={`${idPrefix}-start-date`} label="Start Date" name="startDate" type="date" required min={today} defaultValue={defaultValue} />;
+  return (
+    <Field id={`${idPrefix}-start-date`} label="Start Date" name="startDate" type="date" required min={today} defaultValue={defaultValue} />
+  );
 }

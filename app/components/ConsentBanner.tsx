@@ -71,8 +71,7 @@ export function ConsentBanner({ signedIn, serverConsent, measurementId, scriptUr
   const restoreFocus = useRef(false);
   const bannerRef = useRef<HTMLDivElement>(null);
 
-  const serverValue: ConsentValue | null =
-    typeof serverConsent === "boolean" ? (serverConsent ? "granted" : "denied") : null;
+  const serverValue: ConsentValue | null = typeof serverConsent === "boolean" ? (serverConsent ? "granted" : "denied") : null;
 
   // The choice follows the account: adopt the server's choice when nothing is stored locally...
   useEffect(() => {
@@ -155,28 +154,17 @@ export function ConsentBanner({ signedIn, serverConsent, measurementId, scriptUr
         <div ref={bannerRef} className="consent-banner" role="region" aria-label="Analytics consent">
           <div className="consent-body">
             <p className="consent-text">
-              Can we use analytics cookies to help improve FootyCoach? You can change your choice at any time in
-              Settings.
+              Can we use analytics cookies to help improve FootyCoach? You can change your choice at any time in Settings.
             </p>
             <p className="consent-more">
               <Link to="/privacy">How we use cookies</Link>
             </p>
           </div>
           <div className="consent-actions">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => choose("denied")}
-              aria-disabled={saving || undefined}
-            >
+            <button type="button" className="btn btn-secondary" onClick={() => choose("denied")} aria-disabled={saving || undefined}>
               Decline
             </button>
-            <button
-              type="button"
-              className="btn btn-primary"
-              onClick={() => choose("granted")}
-              aria-disabled={saving || undefined}
-            >
+            <button type="button" className="btn btn-primary" onClick={() => choose("granted")} aria-disabled={saving || undefined}>
               {saving ? "Saving..." : "Accept"}
             </button>
           </div>

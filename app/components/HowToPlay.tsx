@@ -12,8 +12,8 @@ export function HowToPlay({ variant = "card" }: { variant?: "card" | "terms" }) 
     return (
       <>
         <li>
-          In knockout and season competitions you pick one team to win each match day. In Scout you predict
-          scores. The rules for each game are shown in the app, and the Scout rules are on the Scout page.
+          In knockout and season competitions you pick one team to win each match day. In Scout you predict scores. The rules for each game
+          are shown in the app, and the Scout rules are on the Scout page.
         </li>
         <li>
           {`Selections and predictions close ${PICKS_CLOSE} the first kickoff of the match day. A selection that was not saved before the deadline does not count, whatever the reason.`}
@@ -38,7 +38,9 @@ export function HowToPlay({ variant = "card" }: { variant?: "card" | "terms" }) 
       <ul>
         <li>Pick any team with a fixture each match day; teams may be picked again.</li>
         <li>Your team scores you 3 points for a win, 1 for a draw and 0 for a loss; its goals count as your goals for and against.</li>
-        <li>Rank is by points, then goal difference, goals for and wins. The top-ranked player after the last match day is the champion.</li>
+        <li>
+          Rank is by points, then goal difference, goals for and wins. The top-ranked player after the last match day is the champion.
+        </li>
       </ul>
     </section>
   );

@@ -36,10 +36,20 @@ export function InviteButtons(props: Props) {
   const label = (network: string) => `Invite to ${props.competitionName} by ${network}`;
   return (
     <div className="invite-buttons">
-      <a className="btn btn-secondary btn-sm" aria-label={label("email")} href={`mailto:?subject=${encodeURIComponent("Join my FootyCoach competition")}&body=${encoded}`}>
+      <a
+        className="btn btn-secondary btn-sm"
+        aria-label={label("email")}
+        href={`mailto:?subject=${encodeURIComponent("Join my FootyCoach competition")}&body=${encoded}`}
+      >
         Email
       </a>
-      <a className="btn btn-secondary btn-sm" aria-label={label("WhatsApp")} href={`https://wa.me/?text=${encoded}`} target="_blank" rel="noopener noreferrer">
+      <a
+        className="btn btn-secondary btn-sm"
+        aria-label={label("WhatsApp")}
+        href={`https://wa.me/?text=${encoded}`}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         WhatsApp
       </a>
       <a
@@ -51,10 +61,21 @@ export function InviteButtons(props: Props) {
       >
         Facebook
       </a>
-      <a className="btn btn-secondary btn-sm" aria-label={label("Twitter")} href={`https://twitter.com/intent/tweet?text=${encoded}`} target="_blank" rel="noopener noreferrer">
+      <a
+        className="btn btn-secondary btn-sm"
+        aria-label={label("Twitter")}
+        href={`https://twitter.com/intent/tweet?text=${encoded}`}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         Twitter
       </a>
-      <button type="button" className="btn btn-secondary btn-sm" aria-label={label("Instagram (copies the text)")} onClick={() => void copyForInstagram()}>
+      <button
+        type="button"
+        className="btn btn-secondary btn-sm"
+        aria-label={label("Instagram (copies the text)")}
+        onClick={() => void copyForInstagram()}
+      >
         Instagram
       </button>
       <span className="copy-feedback" role="status" aria-live="polite">

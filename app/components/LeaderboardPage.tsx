@@ -60,11 +60,7 @@ export function LeaderboardPage<Row>({ title, view, Table, children }: Props<Row
 
       <section className="card leaderboard-section" aria-labelledby="your-standings">
         <h2 id="your-standings">Your Standings</h2>
-        {view.mine ? (
-          <Table rows={[view.mine]} me={view.me} caption="Your standing" />
-        ) : (
-          <p className="not-found">Not found</p>
-        )}
+        {view.mine ? <Table rows={[view.mine]} me={view.me} caption="Your standing" /> : <p className="not-found">Not found</p>}
       </section>
 
       <section className="card leaderboard-section" aria-labelledby="competition-standings">

@@ -112,14 +112,7 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
   // The backdrop's click is a mouse shortcut (keyboards have Escape and Close), so it is presentational.
   return (
     <div className="dialog-backdrop more-backdrop" role="presentation" onClick={onBackdropClick} data-testid="more-backdrop">
-      <div
-        ref={dialogRef}
-        className="dialog more-dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
+      <div ref={dialogRef} className="dialog more-dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <div className="dialog-header">
           <h2 id={titleId} className="dialog-title">
             More
@@ -140,13 +133,7 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
             </NavLink>
           </li>
           <li>
-            <NavLink
-              to="/profile"
-              className={linkClass}
-              prefetch="intent"
-              onClick={onClose}
-              aria-describedby={profileDescId}
-            >
+            <NavLink to="/profile" className={linkClass} prefetch="intent" onClick={onClose} aria-describedby={profileDescId}>
               <IconUser className="more-icon" />
               <span className="more-text">
                 <span className="more-label">Profile</span>

@@ -6,8 +6,7 @@ import { useToast } from "~/components/Toaster";
 import { trackEvent } from "~/lib/analytics.client";
 
 export type JoinActionData =
-  | { intent: "join"; competitionId: string; code: string; toast: { type: "info" | "success" | "error"; message: string } }
-  | undefined;
+  { intent: "join"; competitionId: string; code: string; toast: { type: "info" | "success" | "error"; message: string } } | undefined;
 
 interface Props {
   competitionId: string;
@@ -24,7 +23,7 @@ export function RegistrationKeyDialog({ competitionId, competitionName, redirect
   const fetcher = useFetcher<JoinActionData>();
   const toast = useToast();
   const result = fetcher.data;
-  const error = result && result.code !== "joined" && result.code !== "already_joined" ? result.toast.message : serverError ?? null;
+  const error = result && result.code !== "joined" && result.code !== "already_joined" ? result.toast.message : (serverError ?? null);
 
   useFetcherResult(fetcher, (outcome) => {
     trackEvent("private_join_attempt", { competition_id: competitionId });

@@ -25,8 +25,7 @@ type StatusPageProps = {
 export const NOT_FOUND_PAGE = {
   status: 404,
   title: "Page not found",
-  message:
-    "Sorry, we couldn't find the page you were looking for. It may have been moved, or the link may be wrong.",
+  message: "Sorry, we couldn't find the page you were looking for. It may have been moved, or the link may be wrong.",
 } as const;
 
 export function StatusPage({

@@ -42,4 +42,3 @@ export function myFiltersFrom(url: URL): MyFilters {
   const filters = filtersFrom(url, MY_FILTER_FIELDS);
   return noFilterIn(url, MY_FILTER_FIELDS) ? { ...filters, competitionStatus: "active" } : filters;
 }
-

@@ -76,15 +76,10 @@ interface CsvPreviewRow {
 }
 
 export type CsvParseResult =
-  | { ok: false; message: string }
-  | { ok: true; rows: FixtureCsvRow[]; errors: CsvRowError[]; preview: CsvPreviewRow[]; total: number };
+  { ok: false; message: string } | { ok: true; rows: FixtureCsvRow[]; errors: CsvRowError[]; preview: CsvPreviewRow[]; total: number };
 
 const text = (label: string, max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(max, `${label} must be at most ${max} characters.`);
+  z.string().trim().min(1, `${label} is required.`).max(max, `${label} must be at most ${max} characters.`);
 
 const wholeNumber = (label: string, min: number, max: number) =>
   z
@@ -209,7 +204,12 @@ function validateRow(values: Record<string, unknown>, line: number): { row: Fixt
   return { row };
 }
 
-const normaliseHeader = (h: string) => h.replace(/^\uFEFF/, "").trim().toLowerCase().replace(/\s+/g, "_");
+const normaliseHeader = (h: string) =>
+  h
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, "_");
 
 /** UTF-8 size of a text (the limit is on the file, in bytes). */
 function byteLength(value: string): number {

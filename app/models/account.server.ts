@@ -44,9 +44,7 @@ export async function createAccount(db: Db, email: string, password: string, ref
   });
 }
 
-type LoginResult =
-  | { ok: true; userId: string; username: string | null }
-  | { ok: false; throttled: boolean; message: string };
+type LoginResult = { ok: true; userId: string; username: string | null } | { ok: false; throttled: boolean; message: string };
 
 /** Checks the password (bcrypt inside Postgres) under the login throttle; one transaction. */
 export async function verifyLogin(db: Db, email: string, password: string, address: string): Promise<LoginResult> {

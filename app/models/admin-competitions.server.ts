@@ -41,8 +41,10 @@ type CreateOutcome = { ok: true; id: string; message: string } | { ok: false; st
 
 export async function adminCreateCompetition(db: Db, userId: string, input: AdminCompetitionInput): Promise<CreateOutcome> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ id: string }[]>`
+    const rows = await db.asUser(
+      userId,
+      (tx) =>
+        tx<{ id: string }[]>`
         select public.admin_create_competition(
           ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date,
           ${input.startMatchDay}::int, ${input.prize}) as id`,

@@ -67,8 +67,8 @@ export interface CompetitionDetail {
 function playerRow(r: Record<string, unknown>): PlayerRow {
   return {
     userId: String(r.user_id),
-    username: String(r.username ?? ""),
-    membershipStatus: String(r.membership_status ?? "active"),
+    username: typeof r.username === "string" ? r.username : "",
+    membershipStatus: typeof r.membership_status === "string" ? r.membership_status : "active",
     joinedMatchDay: numberOrNull(r.joined_match_day),
     knockedOutOn: numberOrNull(r.knocked_out_on),
     currentSelection: (r.current_selection as string | null) ?? null,
@@ -174,9 +174,7 @@ export async function getCompetitionDetail(
  * knockout_winner, else the first player whose status is Winner or Still In, else the first ranked. Takes only the
  * parts it reads so the season leaderboard can ask with its top row alone.
  */
-export function championOf(
-  detail: Pick<CompetitionDetail, "competition" | "seasonStandings" | "knockoutStandings">,
-): string | null {
+export function championOf(detail: Pick<CompetitionDetail, "competition" | "seasonStandings" | "knockoutStandings">): string | null {
   const { competition } = detail;
   if (competition.status !== "inactive") return null;
   if (competition.type === "season") return detail.seasonStandings[0]?.username ?? null;
@@ -199,10 +197,7 @@ export async function setPlayerSelection(
   team: string,
 ): Promise<SetSelectionCode> {
   try {
-    const rows = await db.asUser(
-      actorId,
-      (tx) => tx`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`,
-    );
+    const rows = await db.asUser(actorId, (tx) => tx`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`);
     return String(rows[0]?.code ?? "not_found") as SetSelectionCode;
   } catch (error) {
     // The pick's own check (team must play that match day) raises check_violation.

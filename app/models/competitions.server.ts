@@ -22,11 +22,14 @@ type FilterColumn = string | ((tx: Tx) => SqlFragment);
  * identifiers per list, never taken from the request; the values travel as parameters.
  */
 function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, FilterColumn>) {
-  return Object.entries(columns).reduce((sql, [param, column]) => {
-    if (!filters[param]) return sql;
-    const expression = typeof column === "string" ? tx(column) : column(tx);
-    return tx`${sql} and ${expression} = ${filters[param]}`;
-  }, tx``);
+  return Object.entries(columns).reduce(
+    (sql, [param, column]) => {
+      if (!filters[param]) return sql;
+      const expression = typeof column === "string" ? tx(column) : column(tx);
+      return tx`${sql} and ${expression} = ${filters[param]}`;
+    },
+    tx``,
+  );
 }
 
 // ---------- competitions list ----------
@@ -75,7 +78,6 @@ export interface CompetitionListPage extends ListPage<CompetitionCardData> {
   /** The competition whose key dialog is open (?join=<id>), if it is private. */
   joinTarget: { id: string; name: string } | null;
 }
-
 
 function listWhere(tx: Tx, f: ListFilters) {
   return tx`c.type <> 'scout' ${filterSql(tx, f, LIST_COLUMNS)}`;
@@ -241,14 +243,7 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
 
 // ---------- joining and unregistering ----------
 
-export type JoinCode =
-  | "joined"
-  | "already_joined"
-  | "not_found"
-  | "registration_closed"
-  | "no_username"
-  | "invalid_key"
-  | "not_signed_in";
+export type JoinCode = "joined" | "already_joined" | "not_found" | "registration_closed" | "no_username" | "invalid_key" | "not_signed_in";
 export type UnregisterCode = "unregistered" | "not_registered" | "registration_closed" | "not_signed_in";
 export type Toastish = { type: "info" | "success" | "error"; message: string };
 
@@ -276,7 +271,7 @@ async function callCodeFunction<C extends string>(
 ): Promise<CodeResult<C>> {
   try {
     const rows = await db.asUser(userId, query);
-    return { code: rows[0]!.code };
+    return { code: rows[0].code };
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error(`${name} failed:`, (error as Error)?.message);
@@ -286,13 +281,21 @@ async function callCodeFunction<C extends string>(
 
 /** join_competition under RLS; the key (private ones) is compared by the database after trimming. */
 export function joinCompetition(db: Db, userId: string, competitionId: string, key?: string | null): Promise<JoinResult> {
-  return callCodeFunction(db, userId, "join_competition", (tx) =>
-    tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`);
+  return callCodeFunction(
+    db,
+    userId,
+    "join_competition",
+    (tx) => tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`,
+  );
 }
 
 export function unregisterCompetition(db: Db, userId: string, competitionId: string): Promise<UnregisterResult> {
-  return callCodeFunction(db, userId, "unregister_competition", (tx) =>
-    tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`);
+  return callCodeFunction(
+    db,
+    userId,
+    "unregister_competition",
+    (tx) => tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`,
+  );
 }
 
 // ---------- private competition creation ----------
@@ -308,15 +311,17 @@ export interface CreatePrivateInput {
 }
 
 export type CreateResult =
-  | { ok: true; id: string; name: string; registrationKey: string }
-  | { ok: false; type: "info" | "error"; message: string };
+  { ok: true; id: string; name: string; registrationKey: string } | { ok: false; type: "info" | "error"; message: string };
 
 export async function createPrivateCompetition(db: Db, userId: string, input: CreatePrivateInput): Promise<CreateResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ id: string; registration_key: string }[]>`
+    const rows = await db.asUser(
+      userId,
+      (tx) =>
+        tx<{ id: string; registration_key: string }[]>`
         select id, registration_key from public.create_private_competition(
-          ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date, ${input.startMatchDay}::int)`);
+          ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date, ${input.startMatchDay}::int)`,
+    );
     const row = rows[0];
     if (!row) return { ok: false, type: "error", message: "Failed to create private competition" };
     return { ok: true, id: row.id, name: input.name, registrationKey: row.registration_key };

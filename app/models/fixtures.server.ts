@@ -137,8 +137,12 @@ export function failure(error: unknown, fallback: string): ActionResult {
 
 export async function saveResult(db: Db, userId: string, input: z.output<typeof SaveResultSchema>): Promise<ActionResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ code: string }[]>`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int) as code`,
+    const rows = await db.asUser(
+      userId,
+      (tx) =>
+        tx<
+          { code: string }[]
+        >`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int) as code`,
     );
     const code = rows[0]?.code;
     if (code === "saved") return { ok: true, message: "Result saved." };
@@ -151,8 +155,9 @@ export async function saveResult(db: Db, userId: string, input: z.output<typeof 
 
 export async function setPostponed(db: Db, userId: string, input: z.output<typeof PostponeSchema>): Promise<ActionResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}) as code`,
+    const rows = await db.asUser(
+      userId,
+      (tx) => tx<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}) as code`,
     );
     const code = rows[0]?.code;
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };
@@ -170,8 +175,10 @@ export interface UpsertOutcome {
 /** Saves the valid CSV rows (each on its own inside upsert_fixtures) and reports the ones the database refused. */
 export async function upsertFixtureRows(db: Db, userId: string, rows: FixtureCsvRow[]): Promise<UpsertOutcome> {
   if (rows.length === 0) return { succeeded: 0, failed: [] };
-  const result = await db.asUser(userId, (tx) =>
-    tx<{ result: { succeeded?: number; failed?: { line: number; reason: string }[] } | string }[]>`
+  const result = await db.asUser(
+    userId,
+    (tx) =>
+      tx<{ result: { succeeded?: number; failed?: { line: number; reason: string }[] } | string }[]>`
       select public.upsert_fixtures(${JSON.stringify(rows)}::text::jsonb) as result`,
   );
   let value = result[0]?.result ?? {};

@@ -86,12 +86,7 @@ export async function getKnockoutLeaderboard(
  * ranks are stored (public.membership_ranks; ties share a rank). The top row is read separately (only for an
  * inactive competition) so the champion does not depend on the page shown.
  */
-export async function getSeasonLeaderboard(
-  db: Db,
-  userId: string,
-  competitionId: string,
-  page: number,
-): Promise<SeasonLeaderboard | null> {
+export async function getSeasonLeaderboard(db: Db, userId: string, competitionId: string, page: number): Promise<SeasonLeaderboard | null> {
   const offset = offsetOf(page);
   return db.asUser(userId, async (tx) => {
     const [competitionRows, mineRows, pageRows, topRows] = await Promise.all([

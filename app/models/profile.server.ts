@@ -54,8 +54,11 @@ export async function saveProfile(db: Db, userId: string, input: ProfileInput): 
 }
 
 export async function saveConsent(db: Db, userId: string, granted: boolean): Promise<void> {
-  await db.asUser(userId, (tx) => tx`
-    update public.profiles set analytics_consent = ${granted}, analytics_consent_at = public.app_now() where id = ${userId}`);
+  await db.asUser(
+    userId,
+    (tx) => tx`
+    update public.profiles set analytics_consent = ${granted}, analytics_consent_at = public.app_now() where id = ${userId}`,
+  );
 }
 
 export async function saveNotifications(db: Db, userId: string, enabled: boolean): Promise<void> {

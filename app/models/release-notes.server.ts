@@ -38,8 +38,10 @@ const toNote = (r: NoteRow): ReleaseNote => ({
 });
 
 export async function listReleaseNotes(db: Db, userId: string): Promise<ReleaseNote[]> {
-  const rows = await db.asUser(userId, (tx) =>
-    tx<NoteRow[]>`
+  const rows = await db.asUser(
+    userId,
+    (tx) =>
+      tx<NoteRow[]>`
       select n.id, n.version, n.title, n.content, n.release_date::text as release_date, n.is_published
         from public.release_notes n
        order by n.release_date desc, n.created_at desc, n.id`,
@@ -75,8 +77,10 @@ function failed(error: unknown, message: string): NoteResult {
 
 export async function createReleaseNote(db: Db, userId: string, input: ReleaseNoteInput): Promise<NoteResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx`insert into public.release_notes (version, title, content, release_date, created_by)
+    const rows = await db.asUser(
+      userId,
+      (tx) =>
+        tx`insert into public.release_notes (version, title, content, release_date, created_by)
          values (${input.version}, ${input.title}, ${input.content},
                  coalesce(${input.releaseDate}::date, (public.app_now() at time zone 'UTC')::date), ${userId})
          returning id`,
@@ -90,8 +94,10 @@ export async function createReleaseNote(db: Db, userId: string, input: ReleaseNo
 
 export async function updateReleaseNote(db: Db, userId: string, id: string, input: ReleaseNoteInput): Promise<NoteResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx`update public.release_notes
+    const rows = await db.asUser(
+      userId,
+      (tx) =>
+        tx`update public.release_notes
             set version = ${input.version}, title = ${input.title}, content = ${input.content},
                 release_date = coalesce(${input.releaseDate}::date, release_date)
           where id = ${id}
@@ -106,8 +112,9 @@ export async function updateReleaseNote(db: Db, userId: string, id: string, inpu
 
 export async function setReleaseNotePublished(db: Db, userId: string, id: string, published: boolean): Promise<NoteResult> {
   try {
-    const rows = await db.asUser(userId, (tx) =>
-      tx`update public.release_notes set is_published = ${published} where id = ${id} returning id`,
+    const rows = await db.asUser(
+      userId,
+      (tx) => tx`update public.release_notes set is_published = ${published} where id = ${id} returning id`,
     );
     if (rows.length === 0) return { ok: false, status: 404, message: "Failed to update publish status" };
     return { ok: true, message: published ? "Release note published!" : "Release note unpublished!" };

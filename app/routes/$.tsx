@@ -6,10 +6,7 @@ import { data } from "@remix-run/cloudflare";
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { NOT_FOUND_PAGE, StatusPage } from "~/components/StatusPage";
 
-export const meta: MetaFunction = () => [
-  { title: "Page not found | FootyCoach" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction = () => [{ title: "Page not found | FootyCoach" }, { name: "robots", content: "noindex" }];
 
 export function loader() {
   return data({ notFound: true }, { status: 404 });

@@ -65,7 +65,8 @@ async function updateNoteAction({ form, user, context }: Ctx) {
   const intent = "update-note";
   const id = text(form, "id");
   const echo = { intent, id, values: submitted(form) };
-  if (!NoteIdSchema.safeParse(id).success) return invalid({ id: "Failed to update release note" }, "Failed to update release note", 400, echo);
+  if (!NoteIdSchema.safeParse(id).success)
+    return invalid({ id: "Failed to update release note" }, "Failed to update release note", 400, echo);
   const parsed = parseForm(form, ReleaseNoteSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, echo);
   const result = await updateReleaseNote(context.db, user.id, id, parsed.data);

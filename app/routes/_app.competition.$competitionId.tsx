@@ -99,8 +99,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       team: s.team,
       home: s.fixture.homeTeam,
       away: s.fixture.awayTeam,
-      score:
-        s.fixture.status === "complete" && s.fixture.homeScore !== null ? `${s.fixture.homeScore} - ${s.fixture.awayScore}` : null,
+      score: s.fixture.status === "complete" && s.fixture.homeScore !== null ? `${s.fixture.homeScore} - ${s.fixture.awayScore}` : null,
       kickoff: formatKickoff(s.fixture.kickoffTime, timeZone),
       postponed: s.fixture.status === "postponed",
     })),
@@ -190,12 +189,7 @@ function Tabs({ tabs, active }: { tabs: { id: string; label: string }[]; active:
         <ul className="tabs">
           {tabs.map((t) => (
             <li key={t.id}>
-              <Link
-                to={tabHref(location.search, t.id)}
-                aria-current={t.id === active ? "page" : undefined}
-                preventScrollReset
-                replace
-              >
+              <Link to={tabHref(location.search, t.id)} aria-current={t.id === active ? "page" : undefined} preventScrollReset replace>
                 {t.label}
               </Link>
             </li>
@@ -258,7 +252,9 @@ export default function CompetitionDetailPage() {
       {d.champion ? (
         <section className="card champion-banner" aria-label="Champion">
           <h2>Champion: {d.champion}</h2>
-          <p>Congratulations to {d.champion} on winning {c.name}!</p>
+          <p>
+            Congratulations to {d.champion} on winning {c.name}!
+          </p>
         </section>
       ) : null}
 
@@ -282,7 +278,12 @@ export default function CompetitionDetailPage() {
         {d.tab === "prizes" ? <PrizesPanel prize={c.prize} /> : null}
         {d.tab === "my-selections" ? <MySelectionsPanel selections={d.mySelections} /> : null}
         {d.tab === "manage-selections" ? (
-          <ManageSelectionsPanel currentMatchDay={c.currentMatchDay} members={d.manageRows} teams={d.teams} error={fromManage ? message : null} />
+          <ManageSelectionsPanel
+            currentMatchDay={c.currentMatchDay}
+            members={d.manageRows}
+            teams={d.teams}
+            error={fromManage ? message : null}
+          />
         ) : null}
       </section>
 

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { z } from "zod";
@@ -76,7 +83,10 @@ function createPrivateSchema(today: string, isAdmin: boolean) {
       league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
       season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
       startDate: startDateField(today),
-      startMatchDay: required.regex(/^\d+$/, MATCH_DAY).transform(Number).refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
+      startMatchDay: required
+        .regex(/^\d+$/, MATCH_DAY)
+        .transform(Number)
+        .refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
     })
     .transform((v) => ({
       name: v.name,
@@ -87,7 +97,6 @@ function createPrivateSchema(today: string, isAdmin: boolean) {
       startMatchDay: v.startMatchDay,
     }));
 }
-
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request, context);
@@ -103,7 +112,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     if (!parsed.success) {
       const toast = { type: "error" as const, message: "Competition not found" };
-      return js ? data({ intent: "join" as const, competitionId: "", code: "not_found", toast }, { status: 400 }) : redirectWithToast(context.env, back, toast);
+      return js
+        ? data({ intent: "join" as const, competitionId: "", code: "not_found", toast }, { status: 400 })
+        : redirectWithToast(context.env, back, toast);
     }
     const { competitionId, registrationKey } = parsed.data;
     if (!user.username) throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);

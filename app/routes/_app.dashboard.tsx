@@ -105,13 +105,27 @@ export default function DashboardPage() {
                   <tr>
                     <th scope="col">Competition</th>
                     <th scope="col">Type</th>
-                    <th scope="col" className="num">Rank</th>
-                    <th scope="col" className="num">Wins</th>
-                    <th scope="col" className="num">Draws</th>
-                    <th scope="col" className="num">Losses</th>
-                    <th scope="col" className="num">GF</th>
-                    <th scope="col" className="num">GA</th>
-                    <th scope="col" className="num">Points</th>
+                    <th scope="col" className="num">
+                      Rank
+                    </th>
+                    <th scope="col" className="num">
+                      Wins
+                    </th>
+                    <th scope="col" className="num">
+                      Draws
+                    </th>
+                    <th scope="col" className="num">
+                      Losses
+                    </th>
+                    <th scope="col" className="num">
+                      GF
+                    </th>
+                    <th scope="col" className="num">
+                      GA
+                    </th>
+                    <th scope="col" className="num">
+                      Points
+                    </th>
                     <th scope="col">Team Selection</th>
                   </tr>
                 </thead>
@@ -213,7 +227,11 @@ export default function DashboardPage() {
                       </td>
                       <td>
                         {c.registrationKey ? (
-                          <InviteButtons competitionName={c.name} registrationKey={c.registrationKey} competitionsUrl={data.competitionsUrl} />
+                          <InviteButtons
+                            competitionName={c.name}
+                            registrationKey={c.registrationKey}
+                            competitionsUrl={data.competitionsUrl}
+                          />
                         ) : null}
                       </td>
                     </tr>

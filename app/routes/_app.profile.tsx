@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData} from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { usePending } from "~/components/usePending";
 import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
@@ -55,7 +55,9 @@ export default function ProfilePage() {
     );
   }
 
-  const dob = dateFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(new Date(`${profile.dateOfBirth}T00:00:00Z`));
+  const dob = dateFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" }).format(
+    new Date(`${profile.dateOfBirth}T00:00:00Z`),
+  );
   return (
     <div className="container narrow">
       <header className="page-header">

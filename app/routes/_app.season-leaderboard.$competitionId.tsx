@@ -28,7 +28,9 @@ function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonS
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
-          <th scope="col" className="lb-rank">Rank</th>
+          <th scope="col" className="lb-rank">
+            Rank
+          </th>
           <th scope="col">Username</th>
           <SeasonStatHeadings />
         </tr>

@@ -34,7 +34,15 @@ export default function Outbox() {
               <strong>Subject:</strong> {m.subject}
             </p>
             <pre className="mail-body">
-              {m.body_text.split(LINK).map((part, i) => (i % 2 === 1 ? <a key={i} href={part}>{part}</a> : part))}
+              {m.body_text.split(LINK).map((part, i) =>
+                i % 2 === 1 ? (
+                  <a key={i} href={part}>
+                    {part}
+                  </a>
+                ) : (
+                  part
+                ),
+              )}
             </pre>
           </li>
         ))}

@@ -33,7 +33,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ saved: false, errors, message: saved.field ? null : saved.message }, { status: saved.status });
   }
   if (inline) {
-    return redirectWithToast(context.env, safeRedirect(form.get("redirectTo"), "/dashboard"), { type: "success", message: "Profile saved." });
+    return redirectWithToast(context.env, safeRedirect(form.get("redirectTo"), "/dashboard"), {
+      type: "success",
+      message: "Profile saved.",
+    });
   }
   return data({ saved: true, errors: {}, message: null });
 }
@@ -58,12 +61,7 @@ export default function SetupProfile() {
   return (
     <div className="auth-page">
       <main id="main" className="auth-card-wide">
-        <ProfileSetupForm
-          defaults={profile}
-          errors={result?.errors}
-          message={result?.message}
-          firstTime={!profile?.username}
-        />
+        <ProfileSetupForm defaults={profile} errors={result?.errors} message={result?.message} firstTime={!profile?.username} />
       </main>
     </div>
   );

@@ -26,7 +26,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // No e-mail confirmation step exists (decision 004): the new player is signed in and goes on to set up a profile.
   const headers = new Headers();
   headers.append("Set-Cookie", await startSession(request, context.env, context.db, created.userId));
-  headers.append("Set-Cookie", await toastCookie(context.env, { type: "success", message: "Signup successful! Let's set up your profile." }));
+  headers.append(
+    "Set-Cookie",
+    await toastCookie(context.env, { type: "success", message: "Signup successful! Let's set up your profile." }),
+  );
   return redirect("/setup-profile", { headers });
 }
 

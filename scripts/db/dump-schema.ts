@@ -252,7 +252,9 @@ export function normaliseDump(raw: string, pgDumpMajor: number): string {
         return qualified(e.body, new RegExp(String.raw`OWNED BY ${QUALIFIED}\.`, "m"));
       case "ACL":
       case "COMMENT": {
-        const m = /^(TABLE|VIEW|MATERIALIZED VIEW|FOREIGN TABLE|SEQUENCE|COLUMN|FUNCTION|PROCEDURE|AGGREGATE|TYPE|DOMAIN) (.*)$/.exec(e.name);
+        const m = /^(TABLE|VIEW|MATERIALIZED VIEW|FOREIGN TABLE|SEQUENCE|COLUMN|FUNCTION|PROCEDURE|AGGREGATE|TYPE|DOMAIN) (.*)$/.exec(
+          e.name,
+        );
         if (!m) return undefined;
         const [, kind, name] = m;
         if (kind === "COLUMN") return relation(e.schema, name.split(".")[0]);
@@ -347,7 +349,13 @@ export function normaliseDump(raw: string, pgDumpMajor: number): string {
     }
   }
   if (emitted !== entries.length) throw new Error(`normaliseDump wrote ${emitted} of pg_dump's ${entries.length} entries`);
-  return out.join("\n").replace(/[ \t]+$/gm, "").replace(/\n{3,}/g, "\n\n").trimEnd() + "\n";
+  return (
+    out
+      .join("\n")
+      .replace(/[ \t]+$/gm, "")
+      .replace(/\n{3,}/g, "\n\n")
+      .trimEnd() + "\n"
+  );
 }
 
 /** "f(a text, b integer)" -> ["f", ["a text", "b integer"]]. */

@@ -58,9 +58,7 @@ export async function migrate(sql: postgres.Sql, dir = "supabase/migrations"): P
   });
 
   const applied: Migration[] = [];
-  const done = new Set(
-    (await sql<{ version: string }[]>`select version from supabase_migrations.schema_migrations`).map((r) => r.version),
-  );
+  const done = new Set((await sql<{ version: string }[]>`select version from supabase_migrations.schema_migrations`).map((r) => r.version));
   for (const migration of migrations) {
     if (done.has(migration.version)) continue;
     const text = await readFile(migration.file, "utf8");

@@ -15,7 +15,9 @@ export interface ScaleOptions {
 
 export async function seedScale(sql: postgres.Sql, opts: ScaleOptions): Promise<void> {
   await sql.begin(async (tx) => {
-    const [{ hash }] = await tx<{ hash: string }[]>`select password_hash as hash from account.accounts where email = 'player@footycoach.test'`;
+    const [{ hash }] = await tx<
+      { hash: string }[]
+    >`select password_hash as hash from account.accounts where email = 'player@footycoach.test'`;
     await tx`
       insert into account.accounts (email, password_hash)
       select 'bench' || g || '@footycoach.test', ${hash} from generate_series(1, ${opts.players}) g`;

@@ -58,19 +58,49 @@ export const DEMO_ACCOUNTS = {
 export const PRIVATE_REGISTRATION_KEY = "MATES234";
 
 const OTHER_USERNAMES = [
-  "AlexHunter", "BethanyCole", "CallumReid", "DanielleOkafor", "EthanMarsh", "FreyaLawson", "GeorgeWhitfield",
-  "HannahBriggs", "IsaacPatel", "JasmineKhan", "KieranDoyle", "LaylaMorgan", "MasonClarke", "NiamhGallagher",
-  "OliverStone", "PriyaSharma", "QuinnTaylor", "RhysEvans", "SophieTurner", "TomasNowak", "UmarSiddiqui",
-  "VictoriaHale", "WillBarnes", "XanderPrice", "YasminAli", "ZacHughes", "AmeliaFrost", "BenCarter",
-  "ChloeAdams", "DevRaman",
+  "AlexHunter",
+  "BethanyCole",
+  "CallumReid",
+  "DanielleOkafor",
+  "EthanMarsh",
+  "FreyaLawson",
+  "GeorgeWhitfield",
+  "HannahBriggs",
+  "IsaacPatel",
+  "JasmineKhan",
+  "KieranDoyle",
+  "LaylaMorgan",
+  "MasonClarke",
+  "NiamhGallagher",
+  "OliverStone",
+  "PriyaSharma",
+  "QuinnTaylor",
+  "RhysEvans",
+  "SophieTurner",
+  "TomasNowak",
+  "UmarSiddiqui",
+  "VictoriaHale",
+  "WillBarnes",
+  "XanderPrice",
+  "YasminAli",
+  "ZacHughes",
+  "AmeliaFrost",
+  "BenCarter",
+  "ChloeAdams",
+  "DevRaman",
 ];
 
 // Kickoff slots of one match day: [day offset from the match day's first day, UK local time].
 const SLOTS: Array<[number, number, number]> = [
   [0, 12, 30],
-  [0, 15, 0], [0, 15, 0], [0, 15, 0], [0, 15, 0], [0, 15, 0],
+  [0, 15, 0],
+  [0, 15, 0],
+  [0, 15, 0],
+  [0, 15, 0],
+  [0, 15, 0],
   [0, 17, 30],
-  [1, 14, 0], [1, 16, 30],
+  [1, 14, 0],
+  [1, 16, 30],
   [2, 20, 0],
 ];
 
@@ -269,7 +299,11 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
 
   // Players --------------------------------------------------------------------------------------------------
   const genders: Array<[string, string | null]> = [
-    ["male", null], ["female", null], ["nonbinary", null], ["prefer-not-to-say", null], ["self-describe", "Genderfluid"],
+    ["male", null],
+    ["female", null],
+    ["nonbinary", null],
+    ["prefer-not-to-say", null],
+    ["self-describe", "Genderfluid"],
   ];
   const people = [
     { ...DEMO_ACCOUNTS.player, role: "player" as const },
@@ -299,7 +333,13 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
 
   // Competitions ---------------------------------------------------------------------------------------------
   const cmd = currentMatchDay;
-  const competition = (c: Omit<DemoCompetition, "id" | "prize" | "prize_title" | "prize_description" | "prize_terms_url" | "prize_image_url" | "registration_key" | "visibility"> & Partial<DemoCompetition>): DemoCompetition => ({
+  const competition = (
+    c: Omit<
+      DemoCompetition,
+      "id" | "prize" | "prize_title" | "prize_description" | "prize_terms_url" | "prize_image_url" | "registration_key" | "visibility"
+    > &
+      Partial<DemoCompetition>,
+  ): DemoCompetition => ({
     id: demoId(`competition:${c.name}`),
     visibility: "public",
     registration_key: null,
@@ -310,11 +350,45 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
     prize_image_url: null,
     ...c,
   });
-  const koOpen = competition({ name: "Last One Standing", type: "knockout", start_match_day: cmd, registration_status: "open", created_by: admin.id, prize: "A FootyCoach scarf and bragging rights" });
-  const koRunning = competition({ name: "Autumn Survivor", type: "knockout", start_match_day: cmd - 3, registration_status: "closed", created_by: admin.id });
-  const seasonOpen = competition({ name: "Second Half Sprint", type: "season", start_match_day: cmd, registration_status: "open", created_by: admin.id });
-  const seasonRunning = competition({ name: "Premier League Season Challenge", type: "season", start_match_day: 1, registration_status: "closed", created_by: admin.id, prize: "Season champion's trophy" });
-  const privateKo = competition({ name: "DemoPlayer's Mates", type: "knockout", visibility: "private", registration_key: PRIVATE_REGISTRATION_KEY, start_match_day: cmd, registration_status: "open", created_by: demoPlayer.id });
+  const koOpen = competition({
+    name: "Last One Standing",
+    type: "knockout",
+    start_match_day: cmd,
+    registration_status: "open",
+    created_by: admin.id,
+    prize: "A FootyCoach scarf and bragging rights",
+  });
+  const koRunning = competition({
+    name: "Autumn Survivor",
+    type: "knockout",
+    start_match_day: cmd - 3,
+    registration_status: "closed",
+    created_by: admin.id,
+  });
+  const seasonOpen = competition({
+    name: "Second Half Sprint",
+    type: "season",
+    start_match_day: cmd,
+    registration_status: "open",
+    created_by: admin.id,
+  });
+  const seasonRunning = competition({
+    name: "Premier League Season Challenge",
+    type: "season",
+    start_match_day: 1,
+    registration_status: "closed",
+    created_by: admin.id,
+    prize: "Season champion's trophy",
+  });
+  const privateKo = competition({
+    name: "DemoPlayer's Mates",
+    type: "knockout",
+    visibility: "private",
+    registration_key: PRIVATE_REGISTRATION_KEY,
+    start_match_day: cmd,
+    registration_status: "open",
+    created_by: demoPlayer.id,
+  });
   const scout = competition({
     name: "The Scout: Premier League",
     type: "scout",
@@ -331,7 +405,7 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
   const memberships: DemoMembership[] = [];
   const picks: DemoPick[] = [];
   const rand = prng(1207);
-  const pickFrom = <T,>(list: T[]) => list[Math.floor(rand() * list.length)];
+  const pickFrom = <T>(list: T[]) => list[Math.floor(rand() * list.length)];
 
   // Running knockout: picks for start..current-1 follow the knockout rules against the seeded results.
   {
@@ -357,7 +431,13 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
     }
     for (const m of members) {
       const knockedOut = out.get(m.id) ?? null;
-      memberships.push({ user_id: m.id, competition_id: koRunning.id, match_day: koRunning.start_match_day, status: knockedOut ? "eliminated" : "active", knocked_out_on: knockedOut });
+      memberships.push({
+        user_id: m.id,
+        competition_id: koRunning.id,
+        match_day: koRunning.start_match_day,
+        status: knockedOut ? "eliminated" : "active",
+        knocked_out_on: knockedOut,
+      });
     }
     // Current match day: some survivors have already picked (hidden from others until the deadline);
     // DemoPlayer has not, so the demo can pick.
@@ -366,14 +446,21 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
       .forEach((m, i) => {
         if (i % 3 === 2) return;
         const team = pickFrom(teamsOf(cmd).filter((t) => !used.get(m.id)!.has(t)));
-        picks.push({ user_id: m.id, competition_id: koRunning.id, match_day: cmd, selected_team: team, created_at: new Date(now.getTime() - (i + 1) * 3_600_000) });
+        picks.push({
+          user_id: m.id,
+          competition_id: koRunning.id,
+          match_day: cmd,
+          selected_team: team,
+          created_at: new Date(now.getTime() - (i + 1) * 3_600_000),
+        });
       });
   }
 
   // Running season: members picked on every past match day.
   {
     const members = [demoPlayer, admin, ...others.slice(0, 22)];
-    for (const m of members) memberships.push({ user_id: m.id, competition_id: seasonRunning.id, match_day: 1, status: "active", knocked_out_on: null });
+    for (const m of members)
+      memberships.push({ user_id: m.id, competition_id: seasonRunning.id, match_day: 1, status: "active", knocked_out_on: null });
     for (let md = 1; md < cmd; md++) {
       members.forEach((m, i) => {
         const teams = teamsOf(md);
@@ -384,7 +471,13 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
     }
     members.slice(2).forEach((m, i) => {
       if (i % 2 === 1) return;
-      picks.push({ user_id: m.id, competition_id: seasonRunning.id, match_day: cmd, selected_team: pickFrom(teamsOf(cmd)), created_at: new Date(now.getTime() - (i + 2) * 3_600_000) });
+      picks.push({
+        user_id: m.id,
+        competition_id: seasonRunning.id,
+        match_day: cmd,
+        selected_team: pickFrom(teamsOf(cmd)),
+        created_at: new Date(now.getTime() - (i + 2) * 3_600_000),
+      });
     });
   }
 
@@ -393,7 +486,13 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
     members.forEach((m, i) => {
       memberships.push({ user_id: m.id, competition_id: c.id, match_day: cmd, status: "active", knocked_out_on: null });
       if (i % 2 === 0 && m.id !== demoPlayer.id) {
-        picks.push({ user_id: m.id, competition_id: c.id, match_day: cmd, selected_team: pickFrom(teamsOf(cmd)), created_at: new Date(now.getTime() - (i + 1) * 5_400_000) });
+        picks.push({
+          user_id: m.id,
+          competition_id: c.id,
+          match_day: cmd,
+          selected_team: pickFrom(teamsOf(cmd)),
+          created_at: new Date(now.getTime() - (i + 1) * 5_400_000),
+        });
       }
     });
   };
@@ -507,7 +606,8 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
         {
           version: "1.1.0",
           title: "The Scout arrives",
-          content: "Predict exact scores in **The Scout**. Every player gets a free FootyCoach ticket each match day.\n\n- Exact score: 5 points\n- Right goals for one team: 2 points\n- Right result: 1 point",
+          content:
+            "Predict exact scores in **The Scout**. Every player gets a free FootyCoach ticket each match day.\n\n- Exact score: 5 points\n- Right goals for one team: 2 points\n- Right result: 1 point",
           release_date: day(30),
           is_published: true,
           created_by: admin.id,

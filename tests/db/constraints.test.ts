@@ -23,7 +23,12 @@ async function newPlayer(username: string): Promise<string> {
 
 async function newCompetition(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const { id } = await createCompetition(db.sql, {
-    name, league: LEAGUE, season: SEASON, startDate: "2026-04-01", startMatchDay: 1, columns: extra,
+    name,
+    league: LEAGUE,
+    season: SEASON,
+    startDate: "2026-04-01",
+    startMatchDay: 1,
+    columns: extra,
   });
   return id;
 }
@@ -58,46 +63,97 @@ describe("enum-like columns reject unknown values", () => {
     ["competitions.current_match_day", () => newCompetition("Past end", { total_match_days: 10, current_match_day: 11 })],
     ["competitions.start_match_day", () => newCompetition("Zero start", { start_match_day: 0 })],
     ["competitions.registration_key format", () => newCompetition("Bad key", { visibility: "private", registration_key: "abc12" })],
-    ["profiles.gender", () => db.sql`
+    [
+      "profiles.gender",
+      () => db.sql`
       insert into public.profiles (id, username, date_of_birth, gender)
-      values (${SPARE_ACCOUNT}, 'Gender1', '1990-01-01', 'robot')`],
-    ["profiles.gender self-describe without text", () => db.sql`
+      values (${SPARE_ACCOUNT}, 'Gender1', '1990-01-01', 'robot')`,
+    ],
+    [
+      "profiles.gender self-describe without text",
+      () => db.sql`
       insert into public.profiles (id, username, date_of_birth, gender)
-      values (${SPARE_ACCOUNT}, 'Gender2', '1990-01-01', 'self-describe')`],
-    ["profiles.gender_self_describe over 50 characters", () => db.sql`
+      values (${SPARE_ACCOUNT}, 'Gender2', '1990-01-01', 'self-describe')`,
+    ],
+    [
+      "profiles.gender_self_describe over 50 characters",
+      () => db.sql`
       insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe)
-      values (${SPARE_ACCOUNT}, 'Gender3', '1990-01-01', 'self-describe', ${"x".repeat(51)})`],
-    ["profiles.gender_self_describe with another gender", () => db.sql`
+      values (${SPARE_ACCOUNT}, 'Gender3', '1990-01-01', 'self-describe', ${"x".repeat(51)})`,
+    ],
+    [
+      "profiles.gender_self_describe with another gender",
+      () => db.sql`
       insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe)
-      values (${SPARE_ACCOUNT}, 'Gender4', '1990-01-01', 'male', 'Something')`],
-    ["profiles.username format", () => db.sql`
+      values (${SPARE_ACCOUNT}, 'Gender4', '1990-01-01', 'male', 'Something')`,
+    ],
+    [
+      "profiles.username format",
+      () => db.sql`
       insert into public.profiles (id, username, date_of_birth, gender)
-      values (${SPARE_ACCOUNT}, 'no spaces allowed', '1990-01-01', 'male')`],
+      values (${SPARE_ACCOUNT}, 'no spaces allowed', '1990-01-01', 'male')`,
+    ],
     ["profiles.role", () => db.sql`update public.profiles set role = 'superuser' where id = ${players[0]}`],
     ["fixtures.status", () => db.sql`update public.fixtures set status = 'abandoned' where id = ${fixtureIds.Lions}`],
-    ["fixtures score over 30", () => db.sql`
-      update public.fixtures set home_score = 31, away_score = 0, result = 'home_win', status = 'complete' where id = ${fixtureIds.Lions}`],
-    ["fixtures result not matching the score", () => db.sql`
-      update public.fixtures set home_score = 0, away_score = 2, result = 'home_win', status = 'complete' where id = ${fixtureIds.Lions}`],
+    [
+      "fixtures score over 30",
+      () => db.sql`
+      update public.fixtures set home_score = 31, away_score = 0, result = 'home_win', status = 'complete' where id = ${fixtureIds.Lions}`,
+    ],
+    [
+      "fixtures result not matching the score",
+      () => db.sql`
+      update public.fixtures set home_score = 0, away_score = 2, result = 'home_win', status = 'complete' where id = ${fixtureIds.Lions}`,
+    ],
     ["fixtures complete without a result", () => db.sql`update public.fixtures set status = 'complete' where id = ${fixtureIds.Lions}`],
     ["tickets.ticket_type", () => db.sql`insert into public.tickets (user_id, ticket_type) values (${players[0]}, 'golden')`],
-    ["footycoach ticket without a target competition", () => db.sql`
-      insert into public.tickets (user_id, ticket_type) values (${players[0]}, 'footycoach')`],
-    ["user_selections.status", () => newCompetition("Status check").then((c) => db.sql`
+    [
+      "footycoach ticket without a target competition",
+      () => db.sql`
+      insert into public.tickets (user_id, ticket_type) values (${players[0]}, 'footycoach')`,
+    ],
+    [
+      "user_selections.status",
+      () =>
+        newCompetition("Status check").then(
+          (c) => db.sql`
       insert into public.user_selections (user_id, competition_id, league, season, match_day, status)
-      values (${players[0]}, ${c}, ${LEAGUE}, ${SEASON}, 1, 'winner')`)],
-    ["eliminated without knocked_out_on", () => newCompetition("Elim check").then((c) => db.sql`
+      values (${players[0]}, ${c}, ${LEAGUE}, ${SEASON}, 1, 'winner')`,
+        ),
+    ],
+    [
+      "eliminated without knocked_out_on",
+      () =>
+        newCompetition("Elim check").then(
+          (c) => db.sql`
       insert into public.user_selections (user_id, competition_id, league, season, match_day, status)
-      values (${players[0]}, ${c}, ${LEAGUE}, ${SEASON}, 1, 'eliminated')`)],
-    ["push_subscriptions.kind", () => db.sql`
-      insert into public.push_subscriptions (user_id, kind, fcm_token) values (${players[0]}, 'sms', 'x')`],
-    ["reminder_log.kind", () => newCompetition("Reminder check").then((c) => db.sql`
-      insert into public.reminder_log (user_id, competition_id, match_day, kind) values (${players[0]}, ${c}, 1, '1h')`)],
-    ["account email in upper case", () => db.sql`
-      insert into account.accounts (email, password_hash) values ('Upper@Example.test', 'x')`],
+      values (${players[0]}, ${c}, ${LEAGUE}, ${SEASON}, 1, 'eliminated')`,
+        ),
+    ],
+    [
+      "push_subscriptions.kind",
+      () => db.sql`
+      insert into public.push_subscriptions (user_id, kind, fcm_token) values (${players[0]}, 'sms', 'x')`,
+    ],
+    [
+      "reminder_log.kind",
+      () =>
+        newCompetition("Reminder check").then(
+          (c) => db.sql`
+      insert into public.reminder_log (user_id, competition_id, match_day, kind) values (${players[0]}, ${c}, 1, '1h')`,
+        ),
+    ],
+    [
+      "account email in upper case",
+      () => db.sql`
+      insert into account.accounts (email, password_hash) values ('Upper@Example.test', 'x')`,
+    ],
     ["auth_attempts.kind", () => db.sql`insert into account.auth_attempts (key, kind, success) values ('k', 'signup', false)`],
-    ["session id that is not a sha256", () => db.sql`
-      insert into account.sessions (id, user_id, expires_at) values ('plain-token', ${players[0]}, now() + interval '1 day')`],
+    [
+      "session id that is not a sha256",
+      () => db.sql`
+      insert into account.sessions (id, user_id, expires_at) values ('plain-token', ${players[0]}, now() + interval '1 day')`,
+    ],
   ])("%s", async (_label, attempt) => {
     expect(await errorCode(attempt())).toBe("23514");
   });
@@ -144,11 +200,15 @@ describe("uniqueness", () => {
   it("rejects a second unused FootyCoach ticket for the same competition and a second referral of one account", async () => {
     const scout = await newCompetition("Scout unique", { type: "scout" });
     await db.sql`insert into public.tickets (user_id, ticket_type, target_competition_id) values (${players[3]}, 'footycoach', ${scout})`;
-    expect(await errorCode(db.sql`
-      insert into public.tickets (user_id, ticket_type, target_competition_id) values (${players[3]}, 'footycoach', ${scout})`)).toBe("23505");
+    expect(
+      await errorCode(db.sql`
+      insert into public.tickets (user_id, ticket_type, target_competition_id) values (${players[3]}, 'footycoach', ${scout})`),
+    ).toBe("23505");
     await db.sql`insert into public.referrals (referrer_id, referred_id) values (${players[3]}, ${players[4]})`;
-    expect(await errorCode(db.sql`
-      insert into public.referrals (referrer_id, referred_id) values (${players[5]}, ${players[4]})`)).toBe("23505");
+    expect(
+      await errorCode(db.sql`
+      insert into public.referrals (referrer_id, referred_id) values (${players[5]}, ${players[4]})`),
+    ).toBe("23505");
   });
 
   it("rejects an eleventh scout entry index and a second prediction for the same fixture", async () => {
@@ -157,18 +217,26 @@ describe("uniqueness", () => {
       insert into public.scout_entries (competition_id, user_id, match_day, league, season, entry_index)
       values (${scout}, ${players[6]}, 1, '', '', 9) returning id, league`;
     expect(entry.league).toBe(LEAGUE);
-    expect(await errorCode(db.sql`
+    expect(
+      await errorCode(db.sql`
       insert into public.scout_entries (competition_id, user_id, match_day, league, season, entry_index)
-      values (${scout}, ${players[6]}, 1, '', '', 10)`)).toBe("23514");
+      values (${scout}, ${players[6]}, 1, '', '', 10)`),
+    ).toBe("23514");
     await db.sql`insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals) values (${entry.id}, ${fixtureIds.Lions}, 1, 1)`;
-    expect(await errorCode(db.sql`
-      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals) values (${entry.id}, ${fixtureIds.Lions}, 2, 1)`)).toBe("23505");
-    expect(await errorCode(db.sql`
-      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals) values (${entry.id}, ${fixtureIds.Bears}, 10, 1)`)).toBe("23514");
+    expect(
+      await errorCode(db.sql`
+      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals) values (${entry.id}, ${fixtureIds.Lions}, 2, 1)`),
+    ).toBe("23505");
+    expect(
+      await errorCode(db.sql`
+      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals) values (${entry.id}, ${fixtureIds.Bears}, 10, 1)`),
+    ).toBe("23514");
     const knockout = await newCompetition("Not scout");
-    expect(await errorCode(db.sql`
+    expect(
+      await errorCode(db.sql`
       insert into public.scout_entries (competition_id, user_id, match_day, league, season, entry_index)
-      values (${knockout}, ${players[6]}, 1, '', '', 0)`)).toBe("23514");
+      values (${knockout}, ${players[6]}, 1, '', '', 0)`),
+    ).toBe("23514");
   });
 });
 
@@ -222,15 +290,19 @@ describe("player_count", () => {
     const clients = joiners.map(() => connect(db.url, { max: 1 }));
     try {
       await Promise.all(
-        joiners.map((p, i) => clients[i].begin(async (tx) => {
-          await tx`insert into public.user_selections (user_id, competition_id, league, season, match_day)
+        joiners.map((p, i) =>
+          clients[i].begin(async (tx) => {
+            await tx`insert into public.user_selections (user_id, competition_id, league, season, match_day)
                    values (${p}, ${competition}, ${LEAGUE}, ${SEASON}, 1)`;
-        })),
+          }),
+        ),
       );
       expect(await count(competition)).toBe(20);
       await Promise.all(
-        joiners.slice(0, 10).map((p, i) => clients[i]`
-          delete from public.user_selections where competition_id = ${competition} and user_id = ${p}`),
+        joiners.slice(0, 10).map(
+          (p, i) => clients[i]`
+          delete from public.user_selections where competition_id = ${competition} and user_id = ${p}`,
+        ),
       );
       expect(await count(competition)).toBe(10);
       const [{ n }] = await db.sql`select count(*)::int as n from public.user_selections where competition_id = ${competition}`;
@@ -294,9 +366,11 @@ describe("matchdays", () => {
     const at = async (time: number, matchDay = 1) =>
       db.sql.begin(async (tx) => {
         await tx`select set_config('app.now', ${new Date(time).toISOString()}, true)`;
-        return (await tx`
+        return (
+          await tx`
           select public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed,
-                 public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, ${matchDay}) as passed`)[0];
+                 public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, ${matchDay}) as passed`
+        )[0];
       });
     expect(await at(deadline - 60_000)).toEqual({ closed: false, passed: false });
     expect(await at(deadline)).toEqual({ closed: true, passed: true });

@@ -87,8 +87,20 @@ describe("createDb", () => {
 
   it("values written in as literals come back exactly as sent", async () => {
     const server = await signedIn(alice);
-    const texts = ["plain", "it's", "back\\slash \\' quote", "$$ dollar $tag$", "-- comment /* x */", "line\nbreak\ttab",
-      "ünïcødé 😀 日本", "' or 1=1 --", "E'\\x00'", "\\", "'", "''"];
+    const texts = [
+      "plain",
+      "it's",
+      "back\\slash \\' quote",
+      "$$ dollar $tag$",
+      "-- comment /* x */",
+      "line\nbreak\ttab",
+      "ünïcødé 😀 日本",
+      "' or 1=1 --",
+      "E'\\x00'",
+      "\\",
+      "'",
+      "''",
+    ];
     for (const text of texts) {
       const [row] = await server.asUser(alice, (tx) => tx`select ${text}::text as t, ${42}::int as n, ${true} as b, ${null}::text as z`);
       expect(row).toEqual({ t: text, n: 42, b: true, z: null });
@@ -118,8 +130,9 @@ describe("createDb", () => {
   it("counts a query built from fragments once, and unsafe statements too", async () => {
     const server = await signedIn(alice);
     const type = "season";
-    const rows = await server.asUser(alice, async (tx) =>
-      tx`select 1 as one where true ${type ? tx`and ${type} = 'season'` : tx``} ${tx`and 2 = 2`}`,
+    const rows = await server.asUser(
+      alice,
+      async (tx) => tx`select 1 as one where true ${type ? tx`and ${type} = 'season'` : tx``} ${tx`and 2 = 2`}`,
     );
     expect(rows).toHaveLength(1);
     // The clock, the session check, the one query (its two fragments are not statements).
@@ -154,7 +167,10 @@ describe("input the database cannot take", () => {
       (tx: postgres.TransactionSql) => tx`select ${"99999999999999999999"}::int`,
       (tx: postgres.TransactionSql) => tx`select ${"not-a-uuid"}::uuid`,
     ]) {
-      const thrown = await server.asService(query).then((r) => r, (e: unknown) => e);
+      const thrown = await server.asService(query).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
       expect(thrown, String(query)).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(400);
     }
@@ -168,7 +184,10 @@ describe("input the database cannot take", () => {
       (tx: Tx) => tx`select ${Number.NaN}::int`,
     ]) {
       const server = await signedIn(alice);
-      const thrown = await server.asUser(alice, query).then((r) => r, (e: unknown) => e);
+      const thrown = await server.asUser(alice, query).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
       expect(thrown, String(query)).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(400);
       await server.finish();

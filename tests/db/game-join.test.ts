@@ -35,19 +35,40 @@ async function player(username: string, role: "player" | "admin" = "player"): Pr
 
 async function competition(name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const { id } = await createCompetition(db.sql, {
-    name, league: LEAGUE, season: SEASON, startDate: "2026-06-01", startMatchDay: 3, createdBy: ids.admin, columns: extra,
+    name,
+    league: LEAGUE,
+    season: SEASON,
+    startDate: "2026-06-01",
+    startMatchDay: 3,
+    createdBy: ids.admin,
+    columns: extra,
   });
   return id;
 }
 
 const joinAs = async (caller: string | null, competitionId: string, key?: string | null, now = NOW) =>
-  (await asUser(db.sql, caller, (tx) => (key === undefined
-    ? tx<{ code: string }[]>`select public.join_competition(${competitionId}) as code`
-    : tx<{ code: string }[]>`select public.join_competition(${competitionId}, ${key}) as code`), { now }))[0].code;
+  (
+    await asUser(
+      db.sql,
+      caller,
+      (tx) =>
+        key === undefined
+          ? tx<{ code: string }[]>`select public.join_competition(${competitionId}) as code`
+          : tx<{ code: string }[]>`select public.join_competition(${competitionId}, ${key}) as code`,
+      { now },
+    )
+  )[0].code;
 
 const leaveAs = async (caller: string | null, competitionId: string, now = NOW) =>
-  (await asUser(db.sql, caller, (tx) => tx<{ code: string }[]>`
-    select public.unregister_competition(${competitionId}) as code`, { now }))[0].code;
+  (
+    await asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ code: string }[]>`
+    select public.unregister_competition(${competitionId}) as code`,
+      { now },
+    )
+  )[0].code;
 
 const members = async (competitionId: string) => {
   const [row] = await db.sql<{ player_count: number; n: number }[]>`
@@ -70,7 +91,9 @@ beforeAll(async () => {
     { matchDay: 4, kickoff: new Date(K3.getTime() + 7 * DAY), home: "Chelsea", away: "Fulham" },
     { matchDay: 1, kickoff: new Date(K3.getTime() - 14 * DAY), home: "Arsenal", away: "Fulham" },
   ]);
-  await createFixtures(db.sql, "La Liga", "2024/25", [{ matchDay: 5, kickoff: new Date(K3.getTime() + 2 * DAY), home: "Sevilla", away: "Betis" }]);
+  await createFixtures(db.sql, "La Liga", "2024/25", [
+    { matchDay: 5, kickoff: new Date(K3.getTime() + 2 * DAY), home: "Sevilla", away: "Betis" },
+  ]);
 
   open = await competition("Open Knockout");
   privateComp = await competition("Private Knockout", { visibility: "private", created_by: ids.alice });
@@ -133,99 +156,117 @@ describe("join_competition", () => {
   });
 
   it("no longer lets players insert or delete memberships directly", async () => {
-    const insert = await errorCode(asUser(db.sql, ids.carol, (tx) => tx`
+    const insert = await errorCode(
+      asUser(
+        db.sql,
+        ids.carol,
+        (tx) => tx`
       insert into public.user_selections (user_id, competition_id, league, season, match_day)
-      values (${ids.carol}, ${open}, ${LEAGUE}, ${SEASON}, 3)`));
+      values (${ids.carol}, ${open}, ${LEAGUE}, ${SEASON}, 3)`,
+      ),
+    );
     expect(insert).toBe("42501");
-    const del = await asUser(db.sql, ids.bob, (tx) => tx`
-      delete from public.user_selections where user_id = ${ids.bob} and competition_id = ${open}`);
+    const del = await asUser(
+      db.sql,
+      ids.bob,
+      (tx) => tx`
+      delete from public.user_selections where user_id = ${ids.bob} and competition_id = ${open}`,
+    );
     expect(del.count).toBe(0);
     expect(await members(open)).toEqual({ player_count: 1, n: 1 });
   });
 
-  itOnRealPostgres(
-    "gives one membership for 20 simultaneous joins of one player (real PostgreSQL only)",
-    async () => {
-      const rush = await competition("Rush Knockout");
-      const clients = Array.from({ length: 20 }, () => connect(db.url, { max: 1 }));
-      try {
-        const codes = await Promise.all(clients.map((c) => asUser(c, ids.racer, (tx) =>
-          tx<{ code: string }[]>`select public.join_competition(${rush}) as code`, { now: NOW })));
-        const tally = codes.map((c) => c[0].code).reduce<Record<string, number>>((acc, code) => {
+  itOnRealPostgres("gives one membership for 20 simultaneous joins of one player (real PostgreSQL only)", async () => {
+    const rush = await competition("Rush Knockout");
+    const clients = Array.from({ length: 20 }, () => connect(db.url, { max: 1 }));
+    try {
+      const codes = await Promise.all(
+        clients.map((c) =>
+          asUser(c, ids.racer, (tx) => tx<{ code: string }[]>`select public.join_competition(${rush}) as code`, { now: NOW }),
+        ),
+      );
+      const tally = codes
+        .map((c) => c[0].code)
+        .reduce<Record<string, number>>((acc, code) => {
           acc[code] = (acc[code] ?? 0) + 1;
           return acc;
         }, {});
-        expect(tally).toEqual({ joined: 1, already_joined: 19 });
-        expect(await members(rush)).toEqual({ player_count: 1, n: 1 });
-        // Others joining at the same time as well: the count stays exact.
-        const others = [ids.alice, ids.bob, ids.carol, ids.admin];
-        const more = await Promise.all(others.map((id, i) => asUser(clients[i], id, (tx) =>
-          tx<{ code: string }[]>`select public.join_competition(${rush}) as code`, { now: NOW })));
-        expect(more.map((c) => c[0].code)).toEqual(["joined", "joined", "joined", "joined"]);
-        expect(await members(rush)).toEqual({ player_count: 5, n: 5 });
-      } finally {
-        await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
-      }
-    },
-  );
+      expect(tally).toEqual({ joined: 1, already_joined: 19 });
+      expect(await members(rush)).toEqual({ player_count: 1, n: 1 });
+      // Others joining at the same time as well: the count stays exact.
+      const others = [ids.alice, ids.bob, ids.carol, ids.admin];
+      const more = await Promise.all(
+        others.map((id, i) =>
+          asUser(clients[i], id, (tx) => tx<{ code: string }[]>`select public.join_competition(${rush}) as code`, { now: NOW }),
+        ),
+      );
+      expect(more.map((c) => c[0].code)).toEqual(["joined", "joined", "joined", "joined"]);
+      expect(await members(rush)).toEqual({ player_count: 5, n: 5 });
+    } finally {
+      await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
+    }
+  });
 });
 
 describe("concurrency", () => {
-  itOnRealPostgres(
-    "runs joins, leaves, saves and result entry at the same time without deadlocks (real PostgreSQL only)",
-    async () => {
-      const mixed = await competition("Mixed Season", { type: "season" });
-      const old = await player("Oldtimer");
-      const stay: string[] = [];
-      for (let i = 0; i < 6; i++) stay.push(await player(`Stayer${i}`));
-      const go = [await player("Leaver0"), await player("Leaver1")];
-      const come: string[] = [];
-      for (let i = 0; i < 4; i++) come.push(await player(`Joiner${i}`));
-      for (const id of [...stay, ...go, old]) {
-        await addMember(db.sql, mixed, id, { matchDay: 3 });
-        // An old pick on match day 1, re-scored by the result entry below.
-        await addPick(db.sql, { userId: id, competitionId: mixed, matchDay: 1, team: "Arsenal" });
-      }
-      const resultEntry = (home: number, away: number) => (c: ReturnType<typeof connect>) => c`
+  itOnRealPostgres("runs joins, leaves, saves and result entry at the same time without deadlocks (real PostgreSQL only)", async () => {
+    const mixed = await competition("Mixed Season", { type: "season" });
+    const old = await player("Oldtimer");
+    const stay: string[] = [];
+    for (let i = 0; i < 6; i++) stay.push(await player(`Stayer${i}`));
+    const go = [await player("Leaver0"), await player("Leaver1")];
+    const come: string[] = [];
+    for (let i = 0; i < 4; i++) come.push(await player(`Joiner${i}`));
+    for (const id of [...stay, ...go, old]) {
+      await addMember(db.sql, mixed, id, { matchDay: 3 });
+      // An old pick on match day 1, re-scored by the result entry below.
+      await addPick(db.sql, { userId: id, competitionId: mixed, matchDay: 1, team: "Arsenal" });
+    }
+    const resultEntry = (home: number, away: number) => (c: ReturnType<typeof connect>) => c`
         update public.fixtures
            set home_score = ${home}, away_score = ${away}, status = 'complete',
                result = ${home > away ? "home_win" : home < away ? "away_win" : "draw"}
          where league = ${LEAGUE} and season = ${SEASON} and match_day = 1`;
-      const ops: ((c: ReturnType<typeof connect>) => Promise<unknown>)[] = [
-        ...stay.map((id, i) => (c: ReturnType<typeof connect>) => asUser(c, id, (tx) =>
-          tx`select public.save_team_selection(${mixed}, ${i % 2 ? "Arsenal" : "Chelsea"}) as code`, { now: NOW })),
-        ...go.map((id) => (c: ReturnType<typeof connect>) => asUser(c, id, (tx) =>
-          tx`select public.unregister_competition(${mixed}) as code`, { now: NOW })),
-        ...come.map((id) => (c: ReturnType<typeof connect>) => asUser(c, id, (tx) =>
-          tx`select public.join_competition(${mixed}) as code`, { now: NOW })),
-        resultEntry(2, 1),
-        resultEntry(0, 0),
-      ];
-      const clients = ops.map(() => connect(db.url, { max: 1 }));
-      try {
-        const results = await Promise.all(ops.map((op, i) => op(clients[i])));
-        const codes = results.slice(0, 12).map((r) => (r as { code: string }[])[0].code);
-        expect(codes).toEqual([...Array(6).fill("saved"), "unregistered", "unregistered", ...Array(4).fill("joined")]);
-      } finally {
-        await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
-      }
-      expect(await members(mixed)).toEqual({ player_count: 11, n: 11 });
-      // Stored stats and ranks agree with a fresh computation, whichever result entry came last.
-      const [{ home_score }] = await db.sql`
+    const ops: ((c: ReturnType<typeof connect>) => Promise<unknown>)[] = [
+      ...stay.map(
+        (id, i) => (c: ReturnType<typeof connect>) =>
+          asUser(c, id, (tx) => tx`select public.save_team_selection(${mixed}, ${i % 2 ? "Arsenal" : "Chelsea"}) as code`, { now: NOW }),
+      ),
+      ...go.map(
+        (id) => (c: ReturnType<typeof connect>) =>
+          asUser(c, id, (tx) => tx`select public.unregister_competition(${mixed}) as code`, { now: NOW }),
+      ),
+      ...come.map(
+        (id) => (c: ReturnType<typeof connect>) =>
+          asUser(c, id, (tx) => tx`select public.join_competition(${mixed}) as code`, { now: NOW }),
+      ),
+      resultEntry(2, 1),
+      resultEntry(0, 0),
+    ];
+    const clients = ops.map(() => connect(db.url, { max: 1 }));
+    try {
+      const results = await Promise.all(ops.map((op, i) => op(clients[i])));
+      const codes = results.slice(0, 12).map((r) => (r as { code: string }[])[0].code);
+      expect(codes).toEqual([...Array(6).fill("saved"), "unregistered", "unregistered", ...Array(4).fill("joined")]);
+    } finally {
+      await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
+    }
+    expect(await members(mixed)).toEqual({ player_count: 11, n: 11 });
+    // Stored stats and ranks agree with a fresh computation, whichever result entry came last.
+    const [{ home_score }] = await db.sql`
         select home_score from public.fixtures where league = ${LEAGUE} and season = ${SEASON} and match_day = 1`;
-      const expected = home_score === 2 ? { wins: 1, draws: 0, points: 3 } : { wins: 0, draws: 1, points: 1 };
-      const rows = await db.sql`
+    const expected = home_score === 2 ? { wins: 1, draws: 0, points: 3 } : { wins: 0, draws: 1, points: 1 };
+    const rows = await db.sql`
         select us.user_id, us.wins, us.draws, us.points, r.rank,
                rank() over (order by us.points desc, us.goal_difference desc, us.goals_for desc, us.wins desc)::int as fresh
           from public.user_selections us
           left join public.membership_ranks r on r.competition_id = us.competition_id and r.user_id = us.user_id
          where us.competition_id = ${mixed}`;
-      expect(rows.length).toBe(11);
-      for (const r of rows) expect(r.rank).toBe(r.fresh);
-      const veterans = rows.filter((r) => [...stay, old].includes(r.user_id));
-      expect(veterans.map((r) => ({ wins: r.wins, draws: r.draws, points: r.points }))).toEqual(Array(7).fill(expected));
-    },
-  );
+    expect(rows.length).toBe(11);
+    for (const r of rows) expect(r.rank).toBe(r.fresh);
+    const veterans = rows.filter((r) => [...stay, old].includes(r.user_id));
+    expect(veterans.map((r) => ({ wins: r.wins, draws: r.draws, points: r.points }))).toEqual(Array(7).fill(expected));
+  });
 });
 
 describe("unregister_competition", () => {
@@ -257,9 +298,13 @@ describe("unregister_competition", () => {
 describe("create_private_competition", () => {
   type Args = [string | null, string | null, string | null, string | null, string | null, number | null];
   const create = (caller: string | null, args: Args, now = NOW) =>
-    asUser(db.sql, caller, (tx) => tx<{ id: string; registration_key: string }[]>`
+    asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ id: string; registration_key: string }[]>`
       select * from public.create_private_competition(${args[0]}, ${args[1]}, ${args[2]}, ${args[3]}, ${args[4]}, ${args[5]})`,
-    { now });
+      { now },
+    );
   const failure = async (caller: string, args: Args, now = NOW) => {
     try {
       await create(caller, args, now);
@@ -278,9 +323,19 @@ describe("create_private_competition", () => {
              registration_status, visibility, created_by, registration_key, player_count
         from public.competitions where id = ${row.id}`;
     expect(c).toEqual({
-      name: "Bob's Mates", type: "knockout", league: LEAGUE, season: SEASON, start_date: "2026-06-03",
-      start_match_day: 3, current_match_day: 3, status: "active", registration_status: "open", visibility: "private",
-      created_by: ids.bob, registration_key: row.registration_key, player_count: 0,
+      name: "Bob's Mates",
+      type: "knockout",
+      league: LEAGUE,
+      season: SEASON,
+      start_date: "2026-06-03",
+      start_match_day: 3,
+      current_match_day: 3,
+      status: "active",
+      registration_status: "open",
+      visibility: "private",
+      created_by: ids.bob,
+      registration_key: row.registration_key,
+      player_count: 0,
     });
     const [{ k }] = await asUser(db.sql, ids.bob, (tx) => tx`select public.competition_registration_key(${row.id}) as k`);
     expect(k).toBe(row.registration_key);
@@ -296,14 +351,54 @@ describe("create_private_competition", () => {
     ["a blank name", ["   ", "knockout", LEAGUE, SEASON, "2026-06-03", 3], undefined, "Please fill in all required fields."],
     ["no name", [null, "knockout", LEAGUE, SEASON, "2026-06-03", 3], undefined, "Please fill in all required fields."],
     ["no start date", ["Fine name", "knockout", LEAGUE, SEASON, null, 3], undefined, "Please fill in all required fields."],
-    ["start match day 0", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 0], undefined, "Start Match Day must be a positive whole number."],
-    ["start match day 39", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 39], undefined, "Start Match Day must be a positive whole number."],
-    ["a past start date", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-02", 3], undefined, "Start date must be today or a future date."],
-    ["a match day without fixtures", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 7], undefined, "Start Match Day must be a match day that has not started yet."],
-    ["a match day already played", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 1], undefined, "Start Match Day must be a match day that has not started yet."],
-    ["a match day past its deadline", ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-06", 3], LATE, "Start Match Day must be a match day that has not started yet."],
-    ["an existing name and type", ["Open Knockout", "knockout", LEAGUE, SEASON, "2026-06-03", 3], undefined, "A competition with this name and type already exists."],
-    ["an existing name in another case", ["  bob's MATES ", "knockout", LEAGUE, SEASON, "2026-06-03", 3], undefined, "A competition with this name and type already exists."],
+    [
+      "start match day 0",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 0],
+      undefined,
+      "Start Match Day must be a positive whole number.",
+    ],
+    [
+      "start match day 39",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 39],
+      undefined,
+      "Start Match Day must be a positive whole number.",
+    ],
+    [
+      "a past start date",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-02", 3],
+      undefined,
+      "Start date must be today or a future date.",
+    ],
+    [
+      "a match day without fixtures",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 7],
+      undefined,
+      "Start Match Day must be a match day that has not started yet.",
+    ],
+    [
+      "a match day already played",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-03", 1],
+      undefined,
+      "Start Match Day must be a match day that has not started yet.",
+    ],
+    [
+      "a match day past its deadline",
+      ["Fine name", "knockout", LEAGUE, SEASON, "2026-06-06", 3],
+      LATE,
+      "Start Match Day must be a match day that has not started yet.",
+    ],
+    [
+      "an existing name and type",
+      ["Open Knockout", "knockout", LEAGUE, SEASON, "2026-06-03", 3],
+      undefined,
+      "A competition with this name and type already exists.",
+    ],
+    [
+      "an existing name in another case",
+      ["  bob's MATES ", "knockout", LEAGUE, SEASON, "2026-06-03", 3],
+      undefined,
+      "A competition with this name and type already exists.",
+    ],
   ])("refuses %s", async (_label, args, now, message) => {
     // NOW is 2026-06-03 (UTC), so "2026-06-03" is today.
     expect(await failure(ids.carol, args, now ?? NOW)).toEqual(["P0001", message]);
@@ -313,7 +408,8 @@ describe("create_private_competition", () => {
     const [row] = await create(ids.admin, ["Open Knockout", "season", LEAGUE, SEASON, "2026-06-03", 4]);
     expect(row.id).toBeTruthy();
     expect(await failure(ids.admin, ["open knockout", "season", LEAGUE, SEASON, "2026-06-03", 4])).toEqual([
-      "P0001", "A competition with this name and type already exists.",
+      "P0001",
+      "A competition with this name and type already exists.",
     ]);
   });
 
@@ -331,12 +427,14 @@ describe("create_private_competition", () => {
     const [row] = await create(la, ["Coastal Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], lateInLa);
     expect(row.id).toBeTruthy();
     expect(await failure(ids.carol, ["Carol Late", "knockout", LEAGUE, SEASON, "2026-06-03", 3], lateInLa)).toEqual([
-      "P0001", "Start date must be today or a future date.",
+      "P0001",
+      "Start date must be today or a future date.",
     ]);
     // 16:00 UTC on 3 June is already 4 June in Tokyo.
     const earlyInTokyo = new Date("2026-06-03T16:00:00Z");
     expect(await failure(tokyo, ["Eastern Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], earlyInTokyo)).toEqual([
-      "P0001", "Start date must be today or a future date.",
+      "P0001",
+      "Start date must be today or a future date.",
     ]);
     // A zone the database does not know falls back to UTC rather than failing.
     const [fallback] = await create(badZone, ["Nowhere Mates", "knockout", LEAGUE, SEASON, "2026-06-03", 3], earlyInTokyo);
@@ -344,26 +442,40 @@ describe("create_private_competition", () => {
   });
 
   it("is not callable by anon and refuses a caller without a profile", async () => {
-    const anon = await errorCode(asUser(db.sql, null, (tx) => tx`
-      select * from public.create_private_competition('X', 'knockout', 'Premier League', '2025/26', '2026-06-03', 3)`, { role: "anon" }));
+    const anon = await errorCode(
+      asUser(
+        db.sql,
+        null,
+        (tx) => tx`
+      select * from public.create_private_competition('X', 'knockout', 'Premier League', '2025/26', '2026-06-03', 3)`,
+        { role: "anon" },
+      ),
+    );
     expect(anon).toBe("42501");
     expect((await failure(ids.ghost, ["Ghost League", null, null, null, "2026-06-03", 3]))[0]).toBe("42501");
   });
 
-  itOnRealPostgres(
-    "reports a concurrent duplicate with the same message (real PostgreSQL only)",
-    async () => {
-      const clients = Array.from({ length: 6 }, () => connect(db.url, { max: 1 }));
-      try {
-        const results = await Promise.allSettled(clients.map((c, i) => asUser(c, [ids.alice, ids.bob, ids.carol][i % 3], (tx) => tx`
+  itOnRealPostgres("reports a concurrent duplicate with the same message (real PostgreSQL only)", async () => {
+    const clients = Array.from({ length: 6 }, () => connect(db.url, { max: 1 }));
+    try {
+      const results = await Promise.allSettled(
+        clients.map((c, i) =>
+          asUser(
+            c,
+            [ids.alice, ids.bob, ids.carol][i % 3],
+            (tx) => tx`
           select * from public.create_private_competition('Photo Finish', 'knockout', null, null, '2026-06-03', 3)`,
-        { now: NOW })));
-        expect(results.filter((r) => r.status === "fulfilled").length).toBe(1);
-        const reasons = results.flatMap((r) => (r.status === "rejected" ? [[(r.reason as { code: string }).code, (r.reason as Error).message]] : []));
-        expect(reasons).toEqual(Array(5).fill(["P0001", "A competition with this name and type already exists."]));
-      } finally {
-        await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
-      }
-    },
-  );
+            { now: NOW },
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled").length).toBe(1);
+      const reasons = results.flatMap((r) =>
+        r.status === "rejected" ? [[(r.reason as { code: string }).code, (r.reason as Error).message]] : [],
+      );
+      expect(reasons).toEqual(Array(5).fill(["P0001", "A competition with this name and type already exists."]));
+    } finally {
+      await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
+    }
+  });
 });

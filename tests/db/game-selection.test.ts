@@ -30,8 +30,15 @@ async function player(username: string, role: "player" | "admin" = "player"): Pr
 
 async function competition(name: string, type: "knockout" | "season", extra: Record<string, unknown> = {}): Promise<string> {
   const { id } = await createCompetition(db.sql, {
-    name, type, league: LEAGUE, season: SEASON, startDate: "2026-05-01", startMatchDay: 1, currentMatchDay: 2,
-    registrationStatus: "closed", columns: extra,
+    name,
+    type,
+    league: LEAGUE,
+    season: SEASON,
+    startDate: "2026-05-01",
+    startMatchDay: 1,
+    currentMatchDay: 2,
+    registrationStatus: "closed",
+    columns: extra,
   });
   return id;
 }
@@ -46,16 +53,37 @@ async function pick(userId: string, competitionId: string, matchDay: number, tea
 }
 
 const eligible = async (caller: string | null, competitionId: string, userId: string, now = BEFORE) =>
-  (await asUser(db.sql, caller, (tx) => tx<{ team: string }[]>`
-    select team from public.get_eligible_teams(${competitionId}, ${userId})`, { now })).map((r) => r.team);
+  (
+    await asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ team: string }[]>`
+    select team from public.get_eligible_teams(${competitionId}, ${userId})`,
+      { now },
+    )
+  ).map((r) => r.team);
 
 const save = async (caller: string | null, competitionId: string, team: string | null, now = BEFORE) =>
-  (await asUser(db.sql, caller, (tx) => tx<{ code: string }[]>`
-    select public.save_team_selection(${competitionId}, ${team}) as code`, { now }))[0].code;
+  (
+    await asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ code: string }[]>`
+    select public.save_team_selection(${competitionId}, ${team}) as code`,
+      { now },
+    )
+  )[0].code;
 
 const setFor = async (caller: string, competitionId: string, userId: string, team: string, now = AFTER) =>
-  (await asUser(db.sql, caller, (tx) => tx<{ code: string }[]>`
-    select public.set_player_selection(${competitionId}, ${userId}, ${team}) as code`, { now }))[0].code;
+  (
+    await asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ code: string }[]>`
+    select public.set_player_selection(${competitionId}, ${userId}, ${team}) as code`,
+      { now },
+    )
+  )[0].code;
 
 const picksOf = (userId: string, competitionId: string, matchDay = 2) => db.sql<
   { selected_team: string; prediction: string; set_by: string | null; set_at: Date | null }[]
@@ -178,31 +206,36 @@ describe("save_team_selection", () => {
 
   it("gives players no direct write path to team_selections", async () => {
     const code = await errorCode(
-      asUser(db.sql, ids.bob, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.bob,
+        (tx) => tx`
         insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
         select ${ids.bob}, ${ko2}, 2, f.id, 'Reds', 'home_win' from public.fixtures f
-         where f.league = ${LEAGUE} and f.match_day = 2 and f.home_team = 'Reds'`, { now: BEFORE }),
+         where f.league = ${LEAGUE} and f.match_day = 2 and f.home_team = 'Reds'`,
+        { now: BEFORE },
+      ),
     );
     expect(code).toBe("42501");
   });
 
-  itOnRealPostgres(
-    "serialises concurrent saves of one knockout player (real PostgreSQL only)",
-    async () => {
-      const clients = ["Blues", "Greens", "Reds", "Whites"].map(() => connect(db.url, { max: 1 }));
-      try {
-        const codes = await Promise.all(
-          ["Blues", "Greens", "Reds", "Whites"].map((team, i) => asUser(clients[i], ids.alice, (tx) =>
-            tx<{ code: string }[]>`select public.save_team_selection(${ko2}, ${team}) as code`, { now: BEFORE })),
-        );
-        expect(codes.map((c) => c[0].code)).toEqual(["saved", "saved", "saved", "saved"]);
-        const rows = await picksOf(ids.alice, ko2);
-        expect(rows.length).toBe(1);
-      } finally {
-        await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
-      }
-    },
-  );
+  itOnRealPostgres("serialises concurrent saves of one knockout player (real PostgreSQL only)", async () => {
+    const clients = ["Blues", "Greens", "Reds", "Whites"].map(() => connect(db.url, { max: 1 }));
+    try {
+      const codes = await Promise.all(
+        ["Blues", "Greens", "Reds", "Whites"].map((team, i) =>
+          asUser(clients[i], ids.alice, (tx) => tx<{ code: string }[]>`select public.save_team_selection(${ko2}, ${team}) as code`, {
+            now: BEFORE,
+          }),
+        ),
+      );
+      expect(codes.map((c) => c[0].code)).toEqual(["saved", "saved", "saved", "saved"]);
+      const rows = await picksOf(ids.alice, ko2);
+      expect(rows.length).toBe(1);
+    } finally {
+      await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
+    }
+  });
 });
 
 describe("hidden picks", () => {
@@ -211,43 +244,87 @@ describe("hidden picks", () => {
   });
 
   it("hides another member's pick in team_selections before the deadline and reveals it at the deadline", async () => {
-    const query = (now: Date) => asUser(db.sql, ids.alice, (tx) => tx<{ user_id: string; selected_team: string }[]>`
+    const query = (now: Date) =>
+      asUser(
+        db.sql,
+        ids.alice,
+        (tx) => tx<{ user_id: string; selected_team: string }[]>`
       select user_id, selected_team from public.team_selections
-       where competition_id = ${knockout} and match_day = 2 order by selected_team`, { now });
+       where competition_id = ${knockout} and match_day = 2 order by selected_team`,
+        { now },
+      );
     expect((await query(BEFORE)).map((r) => r.selected_team)).toEqual(["Whites"]);
     expect((await query(AFTER)).map((r) => r.selected_team)).toEqual(["Greens", "Whites"]);
     // Match day 1 is long past: Alice's old pick is visible to Bob.
-    const old = await asUser(db.sql, ids.bob, (tx) => tx`
-      select selected_team from public.team_selections where competition_id = ${knockout} and match_day = 1`, { now: BEFORE });
+    const old = await asUser(
+      db.sql,
+      ids.bob,
+      (tx) => tx`
+      select selected_team from public.team_selections where competition_id = ${knockout} and match_day = 1`,
+      { now: BEFORE },
+    );
     expect(old.map((r) => r.selected_team)).toEqual(["Reds"]);
   });
 
   it("never shows picks to a non-member, even after the deadline", async () => {
-    const rows = await asUser(db.sql, ids.carol, (tx) => tx`
-      select selected_team from public.team_selections where competition_id = ${knockout}`, { now: AFTER });
+    const rows = await asUser(
+      db.sql,
+      ids.carol,
+      (tx) => tx`
+      select selected_team from public.team_selections where competition_id = ${knockout}`,
+      { now: AFTER },
+    );
     expect(rows).toEqual([]);
   });
 
   it("hides them in user_competition_stats_view before the deadline", async () => {
-    const read = (now: Date) => asUser(db.sql, ids.alice, (tx) => tx<
-      { user_id: string; current_selection: string | null; selection_hidden: boolean; has_selection: boolean; selection_status: string }[]
-    >`select user_id, current_selection, selection_hidden, has_selection, selection_status
-        from public.user_competition_stats_view where competition_id = ${knockout}`, { now });
+    const read = (now: Date) =>
+      asUser(
+        db.sql,
+        ids.alice,
+        (tx) => tx<
+          {
+            user_id: string;
+            current_selection: string | null;
+            selection_hidden: boolean;
+            has_selection: boolean;
+            selection_status: string;
+          }[]
+        >`select user_id, current_selection, selection_hidden, has_selection, selection_status
+        from public.user_competition_stats_view where competition_id = ${knockout}`,
+        { now },
+      );
     const before = await read(BEFORE);
     const byUser = (rows: typeof before, id: string) => rows.find((r) => r.user_id === id)!;
-    expect(byUser(before, ids.alice)).toMatchObject({ current_selection: "Whites", selection_hidden: false, has_selection: true, selection_status: "active" });
+    expect(byUser(before, ids.alice)).toMatchObject({
+      current_selection: "Whites",
+      selection_hidden: false,
+      has_selection: true,
+      selection_status: "active",
+    });
     expect(byUser(before, ids.bob)).toMatchObject({ current_selection: null, selection_hidden: true, has_selection: false });
     expect(byUser(before, ids.dave)).toMatchObject({ current_selection: null, selection_status: "eliminated" });
     const after = await read(AFTER);
-    expect(byUser(after, ids.bob)).toMatchObject({ current_selection: "Greens", selection_hidden: false, has_selection: true, selection_status: "closed" });
+    expect(byUser(after, ids.bob)).toMatchObject({
+      current_selection: "Greens",
+      selection_hidden: false,
+      has_selection: true,
+      selection_status: "closed",
+    });
     expect(byUser(after, ids.alice)).toMatchObject({ current_selection: "Whites", selection_status: "closed" });
   });
 
   it("hides them in knockout_leaderboard_view before the deadline", async () => {
-    const read = (caller: string, now: Date) => asUser(db.sql, caller, (tx) => tx<
-      { user_id: string; current_selection: string | null; selection_hidden: boolean }[]
-    >`select user_id, current_selection, selection_hidden from public.knockout_leaderboard_view
-       where competition_id = ${knockout}`, { now });
+    const read = (caller: string, now: Date) =>
+      asUser(
+        db.sql,
+        caller,
+        (tx) => tx<
+          { user_id: string; current_selection: string | null; selection_hidden: boolean }[]
+        >`select user_id, current_selection, selection_hidden from public.knockout_leaderboard_view
+       where competition_id = ${knockout}`,
+        { now },
+      );
     const before = await read(ids.bob, BEFORE);
     expect(before.find((r) => r.user_id === ids.alice)).toMatchObject({ current_selection: null, selection_hidden: true });
     expect(before.find((r) => r.user_id === ids.bob)).toMatchObject({ current_selection: "Greens", selection_hidden: false });
@@ -266,7 +343,8 @@ describe("set_player_selection (Manage Selections)", () => {
   });
 
   it("lets the creator set a pick for a member who has none yet", async () => {
-    const [{ n }] = await db.sql`select count(*)::int as n from public.team_selections where user_id = ${ids.dave} and competition_id = ${knockout}`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from public.team_selections where user_id = ${ids.dave} and competition_id = ${knockout}`;
     expect(n).toBe(0);
     expect(await setFor(ids.alice, knockout, ids.dave, "Whites")).toBe("saved");
     expect((await picksOf(ids.dave, knockout)).map((r) => [r.selected_team, r.set_by])).toEqual([["Whites", ids.alice]]);

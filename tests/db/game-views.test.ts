@@ -29,8 +29,15 @@ async function player(username: string): Promise<string> {
 
 async function competition(name: string, type: "knockout" | "season", extra: Record<string, unknown> = {}): Promise<string> {
   const { id } = await createCompetition(db.sql, {
-    name, type, league: LEAGUE, season: SEASON, startDate: "2026-07-30", startMatchDay: 1, currentMatchDay: 3,
-    registrationStatus: "closed", columns: extra,
+    name,
+    type,
+    league: LEAGUE,
+    season: SEASON,
+    startDate: "2026-07-30",
+    startMatchDay: 1,
+    currentMatchDay: 3,
+    registrationStatus: "closed",
+    columns: extra,
   });
   return id;
 }
@@ -51,15 +58,27 @@ async function result(home: string, matchDay: number, homeScore: number, awaySco
 }
 
 type StatsRow = {
-  username: string; wins: number; draws: number; losses: number; goals_for: number; goals_against: number;
-  points: number; rank: number | null;
+  username: string;
+  wins: number;
+  draws: number;
+  losses: number;
+  goals_for: number;
+  goals_against: number;
+  points: number;
+  rank: number | null;
 };
 
-const standings = (caller: string, competitionId: string) => asUser(db.sql, ids[caller], (tx) => tx<StatsRow[]>`
+const standings = (caller: string, competitionId: string) =>
+  asUser(
+    db.sql,
+    ids[caller],
+    (tx) => tx<StatsRow[]>`
   select username, wins, draws, losses, goals_for, goals_against, points, rank
     from public.user_competition_stats_view
    where competition_id = ${competitionId}
-   order by rank, username`, { now: NOW });
+   order by rank, username`,
+    { now: NOW },
+  );
 
 beforeAll(async () => {
   db = await useTestDatabase();
@@ -123,7 +142,11 @@ describe("user_competition_stats_view (season)", () => {
   it("shows the same standings to a player who is not a member (no pick is revealed by them)", async () => {
     const rows = await standings("Amy", season);
     expect(rows.map((r) => [r.username, r.points, r.rank])).toEqual([
-      ["Pia", 4, 1], ["Quinn", 4, 1], ["Remy", 4, 3], ["Tess", 0, 4], ["Sol", 0, 5],
+      ["Pia", 4, 1],
+      ["Quinn", 4, 1],
+      ["Remy", 4, 3],
+      ["Tess", 0, 4],
+      ["Sol", 0, 5],
     ]);
   });
 
@@ -133,7 +156,11 @@ describe("user_competition_stats_view (season)", () => {
     await result("K", 2, 0, 0); // Tess: a draw
     let rows = await standings("Sol", season);
     expect(rows.map((r) => [r.username, r.points, r.goals_for, r.rank])).toEqual([
-      ["Quinn", 4, 5, 1], ["Pia", 4, 4, 2], ["Remy", 4, 2, 3], ["Tess", 1, 0, 4], ["Sol", 0, 0, 5],
+      ["Quinn", 4, 5, 1],
+      ["Pia", 4, 4, 2],
+      ["Remy", 4, 2, 3],
+      ["Tess", 1, 0, 4],
+      ["Sol", 0, 0, 5],
     ]);
     // Back to the original results: the same numbers as before (scoring is idempotent).
     await result("G", 1, 2, 0);
@@ -141,40 +168,72 @@ describe("user_competition_stats_view (season)", () => {
                   where league = ${LEAGUE} and match_day = 2 and home_team = 'K'`;
     rows = await standings("Sol", season);
     expect(rows.map((r) => [r.username, r.points, r.rank])).toEqual([
-      ["Pia", 4, 1], ["Quinn", 4, 1], ["Remy", 4, 3], ["Tess", 0, 4], ["Sol", 0, 5],
+      ["Pia", 4, 1],
+      ["Quinn", 4, 1],
+      ["Remy", 4, 3],
+      ["Tess", 0, 4],
+      ["Sol", 0, 5],
     ]);
   });
 
   it("re-ranks when a member joins or leaves", async () => {
     await member("Amy", season); // 0 points, GD 0: level with Tess
     expect((await standings("Sol", season)).map((r) => [r.username, r.rank])).toEqual([
-      ["Pia", 1], ["Quinn", 1], ["Remy", 3], ["Amy", 4], ["Tess", 4], ["Sol", 6],
+      ["Pia", 1],
+      ["Quinn", 1],
+      ["Remy", 3],
+      ["Amy", 4],
+      ["Tess", 4],
+      ["Sol", 6],
     ]);
     await db.sql`delete from public.user_selections where user_id = ${ids.Amy} and competition_id = ${season}`;
     expect((await standings("Sol", season)).map((r) => [r.username, r.rank])).toEqual([
-      ["Pia", 1], ["Quinn", 1], ["Remy", 3], ["Tess", 4], ["Sol", 5],
+      ["Pia", 1],
+      ["Quinn", 1],
+      ["Remy", 3],
+      ["Tess", 4],
+      ["Sol", 5],
     ]);
     const [{ n }] = await db.sql`select count(*)::int as n from public.membership_ranks where competition_id = ${season}`;
     expect(n).toBe(5);
   });
 
   it("gives the dashboard every membership of a player in one query, with the current match day's deadline", async () => {
-    const [row] = await asUser(db.sql, ids.Pia, (tx) => tx`
+    const [row] = await asUser(
+      db.sql,
+      ids.Pia,
+      (tx) => tx`
       select competition, competition_type, current_match_day, first_kickoff_time, selection_deadline, joined_match_day,
              membership_status, selection_status, has_selection, current_selection, selection_hidden, username
-        from public.user_competition_stats_view where user_id = ${ids.Pia}`, { now: NOW });
+        from public.user_competition_stats_view where user_id = ${ids.Pia}`,
+      { now: NOW },
+    );
     expect(row).toEqual({
-      competition: "Season Standings", competition_type: "season", current_match_day: 3, first_kickoff_time: K3,
-      selection_deadline: new Date(K3.getTime() - HOUR), joined_match_day: 1, membership_status: "active",
-      selection_status: "active", has_selection: false, current_selection: null, selection_hidden: false, username: "Pia",
+      competition: "Season Standings",
+      competition_type: "season",
+      current_match_day: 3,
+      first_kickoff_time: K3,
+      selection_deadline: new Date(K3.getTime() - HOUR),
+      joined_match_day: 1,
+      membership_status: "active",
+      selection_status: "active",
+      has_selection: false,
+      current_selection: null,
+      selection_hidden: false,
+      username: "Pia",
     });
   });
 
   it("gives knockout rows W/D/L but no rank", async () => {
     await result("A", 3, 1, 0);
-    const rows = await asUser(db.sql, ids.Amy, (tx) => tx`
+    const rows = await asUser(
+      db.sql,
+      ids.Amy,
+      (tx) => tx`
       select username, wins, losses, rank from public.user_competition_stats_view
-       where competition_id = ${knockout} and user_id = ${ids.Amy}`, { now: NOW });
+       where competition_id = ${knockout} and user_id = ${ids.Amy}`,
+      { now: NOW },
+    );
     expect(rows).toEqual([{ username: "Amy", wins: 1, losses: 0, rank: null }]);
   });
 
@@ -198,9 +257,15 @@ describe("user_competition_stats_view (season)", () => {
 });
 
 describe("knockout_leaderboard_view", () => {
-  const board = () => asUser(db.sql, ids.Cat, (tx) => tx<{ user_username: string; status: string; knocked_out_on: number | null; position: number }[]>`
+  const board = () =>
+    asUser(
+      db.sql,
+      ids.Cat,
+      (tx) => tx<{ user_username: string; status: string; knocked_out_on: number | null; position: number }[]>`
     select user_username, status, knocked_out_on, position from public.knockout_leaderboard_view
-     where competition_id = ${knockout} order by position`, { now: NOW });
+     where competition_id = ${knockout} order by position`,
+      { now: NOW },
+    );
 
   it("lists still-in players alphabetically, then eliminated ones, latest elimination first", async () => {
     expect(await board()).toEqual([

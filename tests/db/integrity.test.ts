@@ -42,12 +42,35 @@ describe("results only after kickoff", () => {
   it("a CSV row with status complete and a future kickoff is refused with its line and reason", async () => {
     const future = new Date(kickoff(1).getTime() + 2 * HOUR).toISOString();
     const rows = [
-      { line: 2, league: "CSV Future", season: SEASON, match_day: "1", home_team: "Ayr", away_team: "Bury", kickoff_time: future, status: "complete", home_score: "1", away_score: "0" },
-      { line: 3, league: "CSV Future", season: SEASON, match_day: "1", home_team: "Cork", away_team: "Derby", kickoff_time: future, status: "pending" },
+      {
+        line: 2,
+        league: "CSV Future",
+        season: SEASON,
+        match_day: "1",
+        home_team: "Ayr",
+        away_team: "Bury",
+        kickoff_time: future,
+        status: "complete",
+        home_score: "1",
+        away_score: "0",
+      },
+      {
+        line: 3,
+        league: "CSV Future",
+        season: SEASON,
+        match_day: "1",
+        home_team: "Cork",
+        away_team: "Derby",
+        kickoff_time: future,
+        status: "pending",
+      },
     ];
     const now = new Date(kickoff(1).getTime() - HOUR);
-    const [{ r }] = await w.asAdmin((tx) => tx<{ r: { succeeded: number; failed: { line: number; reason: string }[] } }[]>`
-      select public.upsert_fixtures(${tx.json(rows)}::jsonb) as r`, now);
+    const [{ r }] = await w.asAdmin(
+      (tx) => tx<{ r: { succeeded: number; failed: { line: number; reason: string }[] } }[]>`
+      select public.upsert_fixtures(${tx.json(rows)}::jsonb) as r`,
+      now,
+    );
     expect(r.succeeded).toBe(1);
     expect(r.failed).toEqual([{ line: 2, reason: "A result can be entered only after kickoff." }]);
     const stored = await db.sql`select home_team from public.fixtures where league = 'CSV Future'`;
@@ -83,14 +106,34 @@ describe("processing never before the deadline", () => {
 describe("team names in a CSV upload", () => {
   it("refuses formula-like names per row and keeps ordinary names with accents, dots, apostrophes and ampersands", async () => {
     const at = new Date(kickoff(1).getTime() + 24 * HOUR).toISOString();
-    const bad = ["=HYPERLINK(\"http://evil.example\",\"x\")", "+SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)", "\tTab", "Semi;colon"];
+    const bad = ['=HYPERLINK("http://evil.example","x")', "+SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)", "\tTab", "Semi;colon"];
     const good = ["Brighton & Hove Albion", "Nott'm Forest", "Atlético Madrid", "St. Pauli", "1. FC Köln", "Bayer 04-Leverkusen"];
     const rows = [
-      ...bad.map((name, i) => ({ line: i + 2, league: "CSV Names", season: SEASON, match_day: "1", home_team: name, away_team: `Away ${i}`, kickoff_time: at, status: "pending" })),
-      ...good.map((name, i) => ({ line: i + 20, league: "CSV Names", season: SEASON, match_day: "2", home_team: name, away_team: `Away ${i}`, kickoff_time: at, status: "pending" })),
+      ...bad.map((name, i) => ({
+        line: i + 2,
+        league: "CSV Names",
+        season: SEASON,
+        match_day: "1",
+        home_team: name,
+        away_team: `Away ${i}`,
+        kickoff_time: at,
+        status: "pending",
+      })),
+      ...good.map((name, i) => ({
+        line: i + 20,
+        league: "CSV Names",
+        season: SEASON,
+        match_day: "2",
+        home_team: name,
+        away_team: `Away ${i}`,
+        kickoff_time: at,
+        status: "pending",
+      })),
     ];
-    const [{ r }] = await w.asAdmin((tx) => tx<{ r: { succeeded: number; failed: { line: number; reason: string }[] } }[]>`
-      select public.upsert_fixtures(${tx.json(rows)}::jsonb) as r`);
+    const [{ r }] = await w.asAdmin(
+      (tx) => tx<{ r: { succeeded: number; failed: { line: number; reason: string }[] } }[]>`
+      select public.upsert_fixtures(${tx.json(rows)}::jsonb) as r`,
+    );
     expect(r.succeeded).toBe(good.length);
     expect(r.failed.map((f) => f.line)).toEqual(bad.map((_, i) => i + 2));
     for (const f of r.failed) expect(f.reason).toMatch(/^Team names may contain only letters, digits, spaces and \. ' & -/);
@@ -104,9 +147,14 @@ describe("18+ on the player's own calendar day", () => {
   const NOW = new Date("2026-11-23T12:00:00Z");
   async function saveProfile(username: string, dateOfBirth: string, timeZone: string) {
     const { id } = await createAccount(db.sql, { email: `${username}@example.test` });
-    return asUser(db.sql, id, (tx) => tx`
+    return asUser(
+      db.sql,
+      id,
+      (tx) => tx`
       insert into public.profiles (id, username, date_of_birth, gender, time_zone)
-      values (${id}, ${username}, ${dateOfBirth}, 'female', ${timeZone})`, { now: NOW });
+      values (${id}, ${username}, ${dateOfBirth}, 'female', ${timeZone})`,
+      { now: NOW },
+    );
   }
 
   it("a player turning 18 today in Pacific/Kiritimati is accepted although it is still yesterday in UTC", async () => {

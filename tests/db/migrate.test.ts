@@ -46,10 +46,7 @@ describe("migrate()", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "footy-migrations-"));
     try {
       await writeFile(path.join(dir, "20990101000000_create_probe.sql"), "create table public.migration_probe (id int);");
-      await writeFile(
-        path.join(dir, "20990101000100_break_things.sql"),
-        "create table public.half_done (id int);\nselect 1/0;",
-      );
+      await writeFile(path.join(dir, "20990101000100_break_things.sql"), "create table public.half_done (id int);\nselect 1/0;");
       await expect(migrate(migrated.sql, dir)).rejects.toThrow(/20990101000100_break_things\.sql failed/);
       const [state] = await migrated.sql`
         select to_regclass('public.migration_probe') is not null as probe,

@@ -27,9 +27,16 @@ async function account(email: string): Promise<string> {
 
 /** A player with a profile (London time, born 1990-05-01). */
 async function player(name: "alice" | "bob" | "carol" | "admin", username: string, role: "player" | "admin" = "player") {
-  ids[name] = (await createPlayer(db.sql, {
-    username, role, email: `${name}@example.test`, dateOfBirth: "1990-05-01", gender: "female", timeZone: "Europe/London",
-  })).id;
+  ids[name] = (
+    await createPlayer(db.sql, {
+      username,
+      role,
+      email: `${name}@example.test`,
+      dateOfBirth: "1990-05-01",
+      gender: "female",
+      timeZone: "Europe/London",
+    })
+  ).id;
 }
 
 beforeAll(async () => {
@@ -48,7 +55,11 @@ beforeAll(async () => {
 
   const competition = { league: LEAGUE, season: SEASON, startDate: "2026-03-01", startMatchDay: 1 };
   const priv = await createCompetition(db.sql, {
-    ...competition, name: "Alice's mates", type: "knockout", visibility: "private", createdBy: ids.alice,
+    ...competition,
+    name: "Alice's mates",
+    type: "knockout",
+    visibility: "private",
+    createdBy: ids.alice,
   });
   privateCompetitionId = priv.id;
   privateKey = priv.registrationKey!;
@@ -130,19 +141,31 @@ describe("profiles", () => {
 
   it("lets a new player create only their own profile, with a generated referral code and role player", async () => {
     const other = await errorCode(
-      asUser(db.sql, ids.newbie, (tx) => tx`
-        insert into public.profiles (id, username, date_of_birth, gender) values (${ids.bob}, 'Sneaky', '1990-01-01', 'male')`),
+      asUser(
+        db.sql,
+        ids.newbie,
+        (tx) => tx`
+        insert into public.profiles (id, username, date_of_birth, gender) values (${ids.bob}, 'Sneaky', '1990-01-01', 'male')`,
+      ),
     );
     expect(other).toBe("42501");
     const withRole = await errorCode(
-      asUser(db.sql, ids.newbie, (tx) => tx`
-        insert into public.profiles (id, username, date_of_birth, gender, role) values (${ids.newbie}, 'Newbie', '1990-01-01', 'male', 'admin')`),
+      asUser(
+        db.sql,
+        ids.newbie,
+        (tx) => tx`
+        insert into public.profiles (id, username, date_of_birth, gender, role) values (${ids.newbie}, 'Newbie', '1990-01-01', 'male', 'admin')`,
+      ),
     );
     expect(withRole).toBe("42501");
-    const [created] = await asUser(db.sql, ids.newbie, (tx) => tx`
+    const [created] = await asUser(
+      db.sql,
+      ids.newbie,
+      (tx) => tx`
       insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe)
       values (${ids.newbie}, 'Newbie', '1990-01-01', 'self-describe', 'Agender')
-      returning email, role, referral_code`);
+      returning email, role, referral_code`,
+    );
     expect(created.email).toBe("newbie@example.test");
     expect(created.role).toBe("player");
     expect(created.referral_code).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
@@ -152,13 +175,23 @@ describe("profiles", () => {
     const now = new Date("2026-06-15T12:00:00Z");
     const account17 = await account("young@example.test");
     const code = await errorCode(
-      asUser(db.sql, account17, (tx) => tx`
-        insert into public.profiles (id, username, date_of_birth, gender) values (${account17}, 'Young', '2008-06-16', 'male')`, { now }),
+      asUser(
+        db.sql,
+        account17,
+        (tx) => tx`
+        insert into public.profiles (id, username, date_of_birth, gender) values (${account17}, 'Young', '2008-06-16', 'male')`,
+        { now },
+      ),
     );
     expect(code).toBe("23514");
-    const [ok] = await asUser(db.sql, account17, (tx) => tx`
+    const [ok] = await asUser(
+      db.sql,
+      account17,
+      (tx) => tx`
       insert into public.profiles (id, username, date_of_birth, gender) values (${account17}, 'Young', '2008-06-15', 'male')
-      returning id`, { now });
+      returning id`,
+      { now },
+    );
     expect(ok.id).toBe(account17);
   });
 });
@@ -212,9 +245,14 @@ describe("hidden picks (team_selections)", () => {
   it("gives players no direct way to write picks (functions do that)", async () => {
     const [fixture] = await db.sql`select id from public.fixtures where match_day = 2 and home_team = 'Blues'`;
     const insert = await errorCode(
-      asUser(db.sql, ids.alice, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.alice,
+        (tx) => tx`
         insert into public.team_selections (user_id, competition_id, match_day, fixture_id, selected_team, prediction)
-        values (${ids.alice}, ${privateCompetitionId}, 2, ${fixture.id}, 'Blues', 'home_win')`, { now: BEFORE }),
+        values (${ids.alice}, ${privateCompetitionId}, 2, ${fixture.id}, 'Blues', 'home_win')`,
+        { now: BEFORE },
+      ),
     );
     expect(insert).toBe("42501");
     const update = await asUser(
@@ -231,7 +269,11 @@ describe("hidden picks (team_selections)", () => {
 
 describe("competitions", () => {
   it("lets players list competitions without the registration key", async () => {
-    const rows = await asUser(db.sql, ids.bob, (tx) => tx`select id, name, visibility, player_count from public.competitions order by name`);
+    const rows = await asUser(
+      db.sql,
+      ids.bob,
+      (tx) => tx`select id, name, visibility, player_count from public.competitions order by name`,
+    );
     expect(rows.map((r) => r.name)).toEqual(["Alice's mates", "Open Season"]);
   });
 
@@ -263,30 +305,50 @@ describe("competitions", () => {
 
   it("lets a player create only their own private competition; admins create public ones", async () => {
     const publicByPlayer = await errorCode(
-      asUser(db.sql, ids.bob, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.bob,
+        (tx) => tx`
         insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, created_by)
-        values ('Bob public', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.bob})`),
+        values ('Bob public', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.bob})`,
+      ),
     );
     expect(publicByPlayer).toBe("42501");
     const forSomeoneElse = await errorCode(
-      asUser(db.sql, ids.bob, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.bob,
+        (tx) => tx`
         insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, visibility, created_by)
-        values ('Bob for Alice', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, 'private', ${ids.alice})`),
+        values ('Bob for Alice', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, 'private', ${ids.alice})`,
+      ),
     );
     expect(forSomeoneElse).toBe("42501");
-    const own = await asUser(db.sql, ids.bob, (tx) => tx`
+    const own = await asUser(
+      db.sql,
+      ids.bob,
+      (tx) => tx`
       insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, visibility, created_by)
-      values ('Bob private', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, 'private', ${ids.bob})`);
+      values ('Bob private', 'knockout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, 'private', ${ids.bob})`,
+    );
     expect(own.count).toBe(1);
-    const adminPublic = await asUser(db.sql, ids.admin, (tx) => tx`
+    const adminPublic = await asUser(
+      db.sql,
+      ids.admin,
+      (tx) => tx`
       insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, created_by)
-      values ('Admin public', 'season', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.admin})`);
+      values ('Admin public', 'season', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.admin})`,
+    );
     expect(adminPublic.count).toBe(1);
   });
 
   it("lets only admins update or delete competitions", async () => {
-    const byCreator = await asUser(db.sql, ids.alice, (tx) => tx`
-      update public.competitions set name = 'Renamed' where id = ${privateCompetitionId}`);
+    const byCreator = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+      update public.competitions set name = 'Renamed' where id = ${privateCompetitionId}`,
+    );
     expect(byCreator.count).toBe(0);
     const deleted = await asUser(db.sql, ids.alice, (tx) => tx`delete from public.competitions where id = ${privateCompetitionId}`);
     expect(deleted.count).toBe(0);
@@ -294,32 +356,54 @@ describe("competitions", () => {
       asUser(db.sql, ids.admin, (tx) => tx`update public.competitions set player_count = 99 where id = ${privateCompetitionId}`),
     );
     expect(playerCount).toBe("42501");
-    const byAdmin = await asUser(db.sql, ids.admin, (tx) => tx`
-      update public.competitions set prize = 'A cup' where id = ${privateCompetitionId}`);
+    const byAdmin = await asUser(
+      db.sql,
+      ids.admin,
+      (tx) => tx`
+      update public.competitions set prize = 'A cup' where id = ${privateCompetitionId}`,
+    );
     expect(byAdmin.count).toBe(1);
   });
 });
 
 describe("memberships", () => {
   it("lets players read memberships but not insert or delete them directly (join_competition does)", async () => {
-    const rows = await asUser(db.sql, ids.carol, (tx) => tx`select user_id from public.user_selections where competition_id = ${privateCompetitionId}`);
+    const rows = await asUser(
+      db.sql,
+      ids.carol,
+      (tx) => tx`select user_id from public.user_selections where competition_id = ${privateCompetitionId}`,
+    );
     expect(rows.length).toBe(2);
     const forOther = await errorCode(
-      asUser(db.sql, ids.carol, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.carol,
+        (tx) => tx`
         insert into public.user_selections (user_id, competition_id, league, season, match_day)
-        values (${ids.bob}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`),
+        values (${ids.bob}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`,
+      ),
     );
     expect(forOther).toBe("42501");
     const removeOther = await asUser(db.sql, ids.carol, (tx) => tx`delete from public.user_selections where user_id = ${ids.alice}`);
     expect(removeOther.count).toBe(0);
     // Since 20261122200200_create_join_competition.sql players join and leave only through
     // public.join_competition / public.unregister_competition (tests/db/game-join.test.ts).
-    const join = await errorCode(asUser(db.sql, ids.bob, (tx) => tx`
+    const join = await errorCode(
+      asUser(
+        db.sql,
+        ids.bob,
+        (tx) => tx`
       insert into public.user_selections (user_id, competition_id, league, season, match_day)
-      values (${ids.bob}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`));
+      values (${ids.bob}, ${publicCompetitionId}, ${LEAGUE}, ${SEASON}, 1)`,
+      ),
+    );
     expect(join).toBe("42501");
-    const leave = await asUser(db.sql, ids.alice, (tx) => tx`
-      delete from public.user_selections where user_id = ${ids.alice} and competition_id = ${privateCompetitionId}`);
+    const leave = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+      delete from public.user_selections where user_id = ${ids.alice} and competition_id = ${privateCompetitionId}`,
+    );
     expect(leave.count).toBe(0);
   });
 });
@@ -329,23 +413,33 @@ describe("fixtures, matchdays and release notes", () => {
     const rows = await asUser(db.sql, ids.alice, (tx) => tx`select id from public.fixtures where league = ${LEAGUE}`);
     expect(rows.length).toBe(3);
     const insert = await errorCode(
-      asUser(db.sql, ids.alice, (tx) => tx`
+      asUser(
+        db.sql,
+        ids.alice,
+        (tx) => tx`
         insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-        values (${LEAGUE}, ${SEASON}, 3, now(), 'Reds', 'Greens')`),
+        values (${LEAGUE}, ${SEASON}, 3, now(), 'Reds', 'Greens')`,
+      ),
     );
     expect(insert).toBe("42501");
     const update = await asUser(db.sql, ids.alice, (tx) => tx`update public.fixtures set kickoff_time = now() where league = ${LEAGUE}`);
     expect(update.count).toBe(0);
-    const byAdmin = await asUser(db.sql, ids.admin, (tx) => tx`
+    const byAdmin = await asUser(
+      db.sql,
+      ids.admin,
+      (tx) => tx`
       insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-      values (${LEAGUE}, ${SEASON}, 3, ${new Date("2026-03-21T15:00:00Z")}, 'Reds', 'Greens') returning id`);
-    expect(byAdmin.length).toBe(1);
-    const [md] = await asUser(db.sql, ids.alice, (tx) => tx`
-      select first_kickoff_time from public.matchdays where league = ${LEAGUE} and season = ${SEASON} and match_day = 3`);
-    expect(md.first_kickoff_time.toISOString()).toBe("2026-03-21T15:00:00.000Z");
-    const mdWrite = await errorCode(
-      asUser(db.sql, ids.admin, (tx) => tx`update public.matchdays set first_kickoff_time = now()`),
+      values (${LEAGUE}, ${SEASON}, 3, ${new Date("2026-03-21T15:00:00Z")}, 'Reds', 'Greens') returning id`,
     );
+    expect(byAdmin.length).toBe(1);
+    const [md] = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+      select first_kickoff_time from public.matchdays where league = ${LEAGUE} and season = ${SEASON} and match_day = 3`,
+    );
+    expect(md.first_kickoff_time.toISOString()).toBe("2026-03-21T15:00:00.000Z");
+    const mdWrite = await errorCode(asUser(db.sql, ids.admin, (tx) => tx`update public.matchdays set first_kickoff_time = now()`));
     expect(mdWrite).toBe("42501");
   });
 

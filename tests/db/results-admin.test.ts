@@ -31,7 +31,8 @@ describe("players are refused", () => {
       (tx: postgres.TransactionSql) => tx`select public.save_fixture_result(${id}, 1, 0)`,
       (tx: postgres.TransactionSql) => tx`select public.set_fixture_postponed(${id}, true)`,
       (tx: postgres.TransactionSql) => tx`select public.process_due_matchdays()`,
-      (tx: postgres.TransactionSql) => tx`select public.admin_create_competition('X', 'knockout', 'Premier League', '2025/26', '2026-07-01', 1)`,
+      (tx: postgres.TransactionSql) =>
+        tx`select public.admin_create_competition('X', 'knockout', 'Premier League', '2025/26', '2026-07-01', 1)`,
       (tx: postgres.TransactionSql) => tx`select public.upsert_fixtures('[]'::jsonb)`,
     ];
     for (const call of calls) {
@@ -44,9 +45,14 @@ describe("players are refused", () => {
   it("scores outside 0..30 are refused with the spec message; unknown fixtures answer not_found", async () => {
     const league = await w.league(1);
     const id = await w.fixtureId(league, 1, "T1");
-    for (const [h, a] of [[31, 0], [0, -1], [null, 1]]) {
+    for (const [h, a] of [
+      [31, 0],
+      [0, -1],
+      [null, 1],
+    ]) {
       await expect(w.asAdmin((tx) => tx`select public.save_fixture_result(${id}, ${h}, ${a})`)).rejects.toMatchObject({
-        code: "P0001", message: "Scores must be whole numbers from 0 to 30.",
+        code: "P0001",
+        message: "Scores must be whole numbers from 0 to 30.",
       });
     }
     const [{ r }] = await w.asAdmin((tx) => tx<{ r: string }[]>`select public.save_fixture_result(999999999, 1, 1) as r`);
@@ -61,8 +67,11 @@ describe("admin_create_competition", () => {
   const NOW = new Date(kickoff(1).getTime() - 5 * 24 * 3_600_000);
   const today = NOW.toISOString().slice(0, 10);
   const create = (args: unknown[]) =>
-    w.asAdmin((tx) => tx<{ id: string }[]>`select public.admin_create_competition(${args[0] as string}, ${args[1] as string},
-      ${args[2] as string}, ${args[3] as string}, ${args[4] as string}, ${args[5] as number}, ${(args[6] ?? null) as string}) as id`, NOW);
+    w.asAdmin(
+      (tx) => tx<{ id: string }[]>`select public.admin_create_competition(${args[0] as string}, ${args[1] as string},
+      ${args[2] as string}, ${args[3] as string}, ${args[4] as string}, ${args[5] as number}, ${(args[6] ?? null) as string}) as id`,
+      NOW,
+    );
 
   it("creates a public, open competition at its start match day", async () => {
     await db.sql`insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
@@ -72,17 +81,34 @@ describe("admin_create_competition", () => {
                                     start_match_day, current_match_day, prize, created_by, registration_key
                                from public.competitions where id = ${id}`;
     expect(c).toEqual({
-      name: "Admin Cup", type: "season", league: "Serie A", season: "2025", visibility: "public", status: "active",
-      registration_status: "open", start_match_day: 1, current_match_day: 1, prize: "A signed ball",
-      created_by: w.admin, registration_key: null,
+      name: "Admin Cup",
+      type: "season",
+      league: "Serie A",
+      season: "2025",
+      visibility: "public",
+      status: "active",
+      registration_status: "open",
+      start_match_day: 1,
+      current_match_day: 1,
+      prize: "A signed ball",
+      created_by: w.admin,
+      registration_key: null,
     });
   });
 
   const bad: [string, unknown[], string][] = [
     ["missing field", ["", "knockout", "Serie A", "2025", today, 1], "Please fill in all required fields."],
     ["past start date", ["Old Cup", "knockout", "Serie A", "2025", "2026-01-01", 1], "Start date must be today or a future date."],
-    ["match day without fixtures", ["Far Cup", "knockout", "Serie A", "2025", today, 9], "Start Match Day must be a match day that has not started yet."],
-    ["duplicate name and type", ["admin cup", "season", "Serie A", "2025", today, 1], "A competition with this name and type already exists."],
+    [
+      "match day without fixtures",
+      ["Far Cup", "knockout", "Serie A", "2025", today, 9],
+      "Start Match Day must be a match day that has not started yet.",
+    ],
+    [
+      "duplicate name and type",
+      ["admin cup", "season", "Serie A", "2025", today, 1],
+      "A competition with this name and type already exists.",
+    ],
   ];
   for (const [name, args, message] of bad) {
     it(`refuses: ${name}`, async () => {
@@ -97,8 +123,15 @@ describe("upsert_fixtures (CSV)", () => {
   const upsert = (rows: unknown) =>
     w.asAdmin((tx) => tx<{ r: Upsert }[]>`select public.upsert_fixtures(${tx.json(rows as never)}) as r`).then((x) => x[0].r);
   const row = (line: number, extra: Record<string, unknown> = {}) => ({
-    line, league: "CSV League", season: SEASON, match_day: "1", home_team: `H${line}`, away_team: `A${line}`,
-    kickoff_time: "2026-08-01 15:00", status: "", ...extra,
+    line,
+    league: "CSV League",
+    season: SEASON,
+    match_day: "1",
+    home_team: `H${line}`,
+    away_team: `A${line}`,
+    kickoff_time: "2026-08-01 15:00",
+    status: "",
+    ...extra,
   });
 
   it("saves good rows, reports bad rows with line and reason, never half-saves", async () => {
@@ -133,9 +166,30 @@ describe("upsert_fixtures (CSV)", () => {
     const rows = await db.sql`select home_team, status, home_score, away_score, result, kickoff_time
                                 from public.fixtures where league = 'CSV League' order by home_team`;
     expect(rows).toEqual([
-      { home_team: "H13", status: "postponed", home_score: null, away_score: null, result: null, kickoff_time: new Date("2026-08-01T15:00:00Z") },
-      { home_team: "H2", status: "pending", home_score: null, away_score: null, result: null, kickoff_time: new Date("2026-08-01T15:00:00Z") },
-      { home_team: "H3", status: "complete", home_score: 2, away_score: 1, result: "home_win", kickoff_time: new Date("2026-08-01T15:00:00Z") },
+      {
+        home_team: "H13",
+        status: "postponed",
+        home_score: null,
+        away_score: null,
+        result: null,
+        kickoff_time: new Date("2026-08-01T15:00:00Z"),
+      },
+      {
+        home_team: "H2",
+        status: "pending",
+        home_score: null,
+        away_score: null,
+        result: null,
+        kickoff_time: new Date("2026-08-01T15:00:00Z"),
+      },
+      {
+        home_team: "H3",
+        status: "complete",
+        home_score: 2,
+        away_score: 1,
+        result: "home_win",
+        kickoff_time: new Date("2026-08-01T15:00:00Z"),
+      },
     ]);
   });
 
@@ -152,7 +206,8 @@ describe("upsert_fixtures (CSV)", () => {
       row(6, { id: String(id), home_team: "Z", away_team: "W", match_day: "1" }), // clashes with Z-W on day 1
     ]);
     expect(byId).toEqual({
-      succeeded: 1, failed: [{ line: 6, reason: "Another fixture already has these teams on this match day." }],
+      succeeded: 1,
+      failed: [{ line: 6, reason: "Another fixture already has these teams on this match day." }],
     });
     const [moved] = await db.sql`select match_day, home_team from public.fixtures where id = ${id}`;
     expect(moved).toEqual({ match_day: 2, home_team: "X" });
@@ -164,11 +219,22 @@ describe("upsert_fixtures (CSV)", () => {
     await w.pick(comp, "Amy", 1, "T1");
     await w.pick(comp, "bob", 1, "T2");
     await w.pick(comp, "Cat", 1, "T3");
-    const rows = [["T1", "T2", 2, 0], ["T3", "T4", 1, 0], ["T5", "T6", 0, 0], ["T7", "T8", 0, 1]].map(([h, a, hs, as], i) =>
+    const rows = [
+      ["T1", "T2", 2, 0],
+      ["T3", "T4", 1, 0],
+      ["T5", "T6", 0, 0],
+      ["T7", "T8", 0, 1],
+    ].map(([h, a, hs, as], i) =>
       row(i + 2, {
-        league, home_team: h, away_team: a, status: "complete", home_score: String(hs), away_score: String(as),
+        league,
+        home_team: h,
+        away_team: a,
+        status: "complete",
+        home_score: String(hs),
+        away_score: String(as),
         kickoff_time: kickoff(1).toISOString(),
-      }));
+      }),
+    );
     expect(await upsert(rows)).toEqual({ succeeded: 4, failed: [] });
     expect(await w.memberships(comp)).toEqual({ Amy: "active", bob: "eliminated@1", Cat: "active" });
     expect(await w.processed(comp)).toEqual([1]);
@@ -192,22 +258,42 @@ describe("leaderboard pages", () => {
     await w.pick(comp, "bob", 2, "T3");
     await w.pick(comp, "Cat", 2, "T4");
     await w.playMatchDay(league, 2, {}); // Cat and dan out on 2; Amy and bob: winners (match days ran out? no: total 3)
-    const view = await asUser(db.sql, w.ids.Eve, (tx) => tx<{ user_username: string; status: string; position: number }[]>`
+    const view = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx<{ user_username: string; status: string; position: number }[]>`
       select user_username, status, knocked_out_on, position from public.knockout_leaderboard_view
-       where competition_id = ${comp} order by position`);
+       where competition_id = ${comp} order by position`,
+    );
     expect(view.map((r) => r.user_username)).toEqual(["Amy", "bob", "Cat", "dan", "Eve", "fay"]);
-    const page1 = await asUser(db.sql, w.ids.Eve, (tx) => tx`
-      select user_username, status, knocked_out_on, position from public.knockout_leaderboard_page(${comp}, 0, 4)`);
-    const page2 = await asUser(db.sql, w.ids.Eve, (tx) => tx`
-      select user_username, status, knocked_out_on, position from public.knockout_leaderboard_page(${comp}, 4, 4)`);
+    const page1 = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx`
+      select user_username, status, knocked_out_on, position from public.knockout_leaderboard_page(${comp}, 0, 4)`,
+    );
+    const page2 = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx`
+      select user_username, status, knocked_out_on, position from public.knockout_leaderboard_page(${comp}, 4, 4)`,
+    );
     expect([...page1, ...page2]).toEqual(view);
     for (const r of view) {
-      const [{ p }] = await asUser(db.sql, w.ids.Eve, (tx) => tx<{ p: number }[]>`
-        select public.knockout_leaderboard_position(${comp}, ${w.ids[r.user_username]}) as p`);
+      const [{ p }] = await asUser(
+        db.sql,
+        w.ids.Eve,
+        (tx) => tx<{ p: number }[]>`
+        select public.knockout_leaderboard_position(${comp}, ${w.ids[r.user_username]}) as p`,
+      );
       expect(p).toBe(r.position);
     }
-    const [{ none }] = await asUser(db.sql, w.ids.Eve, (tx) => tx<{ none: number | null }[]>`
-      select public.knockout_leaderboard_position(${comp}, ${w.ids.Boss}) as none`);
+    const [{ none }] = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx<{ none: number | null }[]>`
+      select public.knockout_leaderboard_position(${comp}, ${w.ids.Boss}) as none`,
+    );
     expect(none).toBeNull();
   });
 
@@ -218,8 +304,12 @@ describe("leaderboard pages", () => {
     await w.pick(comp, "Cat", 1, "T1");
     await w.pick(comp, "bob", 1, "T4");
     await w.playMatchDay(league, 1, {});
-    const page = await asUser(db.sql, w.ids.Amy, (tx) => tx<{ username: string; rank: number; position: number }[]>`
-      select username, rank, position from public.season_leaderboard_page(${comp}, 0, 10)`);
+    const page = await asUser(
+      db.sql,
+      w.ids.Amy,
+      (tx) => tx<{ username: string; rank: number; position: number }[]>`
+      select username, rank, position from public.season_leaderboard_page(${comp}, 0, 10)`,
+    );
     expect(page).toEqual([
       { username: "Cat", rank: 1, position: 1 },
       { username: "dan", rank: 1, position: 2 },
@@ -227,13 +317,21 @@ describe("leaderboard pages", () => {
       { username: "bob", rank: 4, position: 4 },
     ]);
     for (const [i, r] of page.entries()) {
-      const [{ p }] = await asUser(db.sql, w.ids.Amy, (tx) => tx<{ p: number }[]>`
-        select public.season_leaderboard_position(${comp}, ${w.ids[r.username]}) as p`);
+      const [{ p }] = await asUser(
+        db.sql,
+        w.ids.Amy,
+        (tx) => tx<{ p: number }[]>`
+        select public.season_leaderboard_position(${comp}, ${w.ids[r.username]}) as p`,
+      );
       expect(p).toBe(r.position);
       // Every offset (inside and at the start of a block of equal rank) gives the same row as the full page.
       for (const size of [1, 2]) {
-        const rows = await asUser(db.sql, w.ids.Amy, (tx) => tx<{ username: string; rank: number; position: number }[]>`
-          select username, rank, position from public.season_leaderboard_page(${comp}, ${i}, ${size})`);
+        const rows = await asUser(
+          db.sql,
+          w.ids.Amy,
+          (tx) => tx<{ username: string; rank: number; position: number }[]>`
+          select username, rank, position from public.season_leaderboard_page(${comp}, ${i}, ${size})`,
+        );
         expect(rows).toEqual(page.slice(i, i + size));
       }
     }

@@ -86,10 +86,17 @@ describe("knockout match day (table)", () => {
     await w.playMatchDay(league, 1, {});
     expect(await w.memberships(comp)).toEqual({ Amy: "eliminated@1", bob: "completed", Cat: "completed" });
     expect(await w.competitionRow(comp)).toEqual({
-      current_match_day: 1, status: "inactive", registration_status: "completed", knockout_winner: "bob",
+      current_match_day: 1,
+      status: "inactive",
+      registration_status: "completed",
+      knockout_winner: "bob",
     });
-    const board = await asUser(db.sql, w.ids.Amy, (tx) => tx<{ user_username: string; status: string }[]>`
-      select user_username, status from public.knockout_leaderboard_view where competition_id = ${comp} order by position`);
+    const board = await asUser(
+      db.sql,
+      w.ids.Amy,
+      (tx) => tx<{ user_username: string; status: string }[]>`
+      select user_username, status from public.knockout_leaderboard_view where competition_id = ${comp} order by position`,
+    );
     expect(board).toEqual([
       { user_username: "bob", status: "Winner" },
       { user_username: "Cat", status: "Winner" },
@@ -125,11 +132,18 @@ describe("season match day", () => {
     // Eve: no pick
     await w.playMatchDay(league, 1, { T1: [2, 0], T3: [1, 1], T5: [3, 0] });
     expect(await w.competitionRow(comp)).toEqual({
-      current_match_day: 2, status: "active", registration_status: "closed", knockout_winner: null,
+      current_match_day: 2,
+      status: "active",
+      registration_status: "closed",
+      knockout_winner: null,
     });
-    const page = await asUser(db.sql, w.ids.Eve, (tx) => tx<Record<string, unknown>[]>`
+    const page = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx<Record<string, unknown>[]>`
       select username, rank, wins, draws, losses, goals_for, goals_against, points, position
-        from public.season_leaderboard_page(${comp}, 0, 10)`);
+        from public.season_leaderboard_page(${comp}, 0, 10)`,
+    );
     expect(page).toEqual([
       { username: "Amy", rank: 1, wins: 1, draws: 0, losses: 0, goals_for: 2, goals_against: 0, points: 3, position: 1 },
       { username: "bob", rank: 1, wins: 1, draws: 0, losses: 0, goals_for: 2, goals_against: 0, points: 3, position: 2 },
@@ -143,10 +157,17 @@ describe("season match day", () => {
     await w.pick(comp, "Cat", 2, "T1"); // 4-0 win: Cat 4 pts, alone on top
     await w.playMatchDay(league, 2, { T1: [4, 0] });
     expect(await w.competitionRow(comp)).toEqual({
-      current_match_day: 2, status: "inactive", registration_status: "completed", knockout_winner: null,
+      current_match_day: 2,
+      status: "inactive",
+      registration_status: "completed",
+      knockout_winner: null,
     });
-    const [champion] = await asUser(db.sql, w.ids.Eve, (tx) => tx<{ username: string; rank: number }[]>`
-      select username, rank from public.season_leaderboard_page(${comp}, 0, 1)`);
+    const [champion] = await asUser(
+      db.sql,
+      w.ids.Eve,
+      (tx) => tx<{ username: string; rank: number }[]>`
+      select username, rank from public.season_leaderboard_page(${comp}, 0, 1)`,
+    );
     expect(champion).toEqual({ username: "Cat", rank: 1 });
   });
 });
@@ -173,12 +194,18 @@ describe("corrections and postponements re-process", () => {
     await w.pick(comp, "bob", 1, "T4");
     await w.playMatchDay(league, 1, {}); // bob loses
     expect(await w.competitionRow(comp)).toEqual({
-      current_match_day: 1, status: "inactive", registration_status: "completed", knockout_winner: "Amy",
+      current_match_day: 1,
+      status: "inactive",
+      registration_status: "completed",
+      knockout_winner: "Amy",
     });
     await w.score(league, 1, "T3", 0, 1); // bob's team won after all
     expect(await w.memberships(comp)).toEqual({ Amy: "active", bob: "active" });
     expect(await w.competitionRow(comp)).toEqual({
-      current_match_day: 2, status: "active", registration_status: "closed", knockout_winner: null,
+      current_match_day: 2,
+      status: "active",
+      registration_status: "closed",
+      knockout_winner: null,
     });
   });
 
@@ -238,7 +265,8 @@ describe("idempotence", () => {
     const run = () => w.asAdmin((tx) => tx<{ n: number }[]>`select public.process_due_matchdays() as n`);
     expect((await run())[0].n).toBeGreaterThanOrEqual(1);
     const snapshot = async () => ({
-      members: await w.memberships(comp), comp: await w.competitionRow(comp),
+      members: await w.memberships(comp),
+      comp: await w.competitionRow(comp),
       marks: await db.sql`select match_day, processed_at from public.competition_matchday_results where competition_id = ${comp}`,
     });
     const first = await snapshot();
@@ -254,7 +282,8 @@ describe("idempotence", () => {
     const [{ n }] = await db.sql<{ n: number }[]>`select public.process_due_matchdays() as n`;
     expect(n).toBe(0);
     await expect(asUser(db.sql, w.ids.Amy, (tx) => tx`select public.process_due_matchdays()`)).rejects.toMatchObject({
-      code: "42501", message: "Access denied. Admins only.",
+      code: "42501",
+      message: "Access denied. Admins only.",
     });
     await expect(asUser(db.sql, w.ids.Amy, (tx) => tx`select private.process_due_matchdays()`)).rejects.toMatchObject({
       code: "42501",
@@ -266,7 +295,9 @@ describe("registration closing", () => {
   it("closes at the start match day's deadline (process_due_matchdays on the app clock)", async () => {
     const league = await w.league();
     const comp = await w.competition(league, "season", ["Amy"], {
-      registration_status: "open", start_match_day: 2, current_match_day: 2,
+      registration_status: "open",
+      start_match_day: 2,
+      current_match_day: 2,
     });
     const deadline = new Date(kickoff(2).getTime() - 3_600_000);
     await w.asAdmin((tx) => tx`select public.process_due_matchdays()`, new Date(deadline.getTime() - 1000));

@@ -40,15 +40,17 @@ export class World {
     return league;
   }
 
-  async competition(
-    league: string,
-    type: "knockout" | "season",
-    members: string[],
-    extra: Record<string, unknown> = {},
-  ): Promise<string> {
+  async competition(league: string, type: "knockout" | "season", members: string[], extra: Record<string, unknown> = {}): Promise<string> {
     const { id } = await createCompetition(this.db.sql, {
-      name: `${type} ${league} ${uniqueTag().slice(0, 6)}`, type, league, season: SEASON, startDate: "2026-07-30",
-      startMatchDay: 1, totalMatchDays: 3, registrationStatus: "closed", columns: extra,
+      name: `${type} ${league} ${uniqueTag().slice(0, 6)}`,
+      type,
+      league,
+      season: SEASON,
+      startDate: "2026-07-30",
+      startMatchDay: 1,
+      totalMatchDays: 3,
+      registrationStatus: "closed",
+      columns: extra,
     });
     const startMatchDay = (extra.start_match_day as number | undefined) ?? 1;
     for (const name of members) await addMember(this.db.sql, id, this.ids[name], { matchDay: startMatchDay });
@@ -96,9 +98,14 @@ export class World {
   }
 
   async competitionRow(id: string) {
-    const [row] = await this.db.sql<{
-      status: string; registration_status: string; current_match_day: number; knockout_winner: string | null;
-    }[]>`select status, registration_status, current_match_day, knockout_winner from public.competitions where id = ${id}`;
+    const [row] = await this.db.sql<
+      {
+        status: string;
+        registration_status: string;
+        current_match_day: number;
+        knockout_winner: string | null;
+      }[]
+    >`select status, registration_status, current_match_day, knockout_winner from public.competitions where id = ${id}`;
     return { ...row, knockout_winner: row.knockout_winner ? this.nameOf(row.knockout_winner) : null };
   }
 

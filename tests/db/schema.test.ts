@@ -24,11 +24,25 @@ describe("schema security", () => {
     // Guard against a vacuous pass: the tables this suite is about exist.
     expect(tables.map((t) => t.name)).toEqual(
       expect.arrayContaining([
-        "account.accounts", "account.sessions", "account.password_reset_tokens", "account.auth_attempts",
-        "account.mail_outbox", "public.profiles", "public.player_names", "public.competitions", "public.fixtures",
-        "public.matchdays", "public.user_selections", "public.team_selections", "public.release_notes",
-        "public.scout_entries", "public.scout_predictions", "public.tickets", "public.referrals",
-        "public.push_subscriptions", "public.reminder_log",
+        "account.accounts",
+        "account.sessions",
+        "account.password_reset_tokens",
+        "account.auth_attempts",
+        "account.mail_outbox",
+        "public.profiles",
+        "public.player_names",
+        "public.competitions",
+        "public.fixtures",
+        "public.matchdays",
+        "public.user_selections",
+        "public.team_selections",
+        "public.release_notes",
+        "public.scout_entries",
+        "public.scout_predictions",
+        "public.tickets",
+        "public.referrals",
+        "public.push_subscriptions",
+        "public.reminder_log",
       ]),
     );
     const offenders = await db.sql<{ name: string }[]>`
@@ -36,7 +50,10 @@ describe("schema security", () => {
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname in ('public', 'account') and c.relkind in ('r', 'p') and not c.relrowsecurity
        order by 1`;
-    expect(offenders.map((o) => o.name), "tables without RLS").toEqual([]);
+    expect(
+      offenders.map((o) => o.name),
+      "tables without RLS",
+    ).toEqual([]);
   });
 
   it("declares every view in public with security_invoker", async () => {
@@ -48,7 +65,10 @@ describe("schema security", () => {
            select 1 from unnest(coalesce(c.reloptions, '{}')) o
             where lower(o) in ('security_invoker=true', 'security_invoker=on', 'security_invoker=1'))
        order by 1`;
-    expect(offenders.map((o) => o.name), "views without security_invoker").toEqual([]);
+    expect(
+      offenders.map((o) => o.name),
+      "views without security_invoker",
+    ).toEqual([]);
   });
 
   it("pins search_path on every security-definer function and keeps them out of public", async () => {
@@ -58,8 +78,14 @@ describe("schema security", () => {
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where p.prosecdef and n.nspname in ('public', 'private', 'account')`;
     expect(definers.length).toBeGreaterThan(3);
-    expect(definers.filter((d) => !d.pinned).map((d) => d.name), "definer functions without search_path").toEqual([]);
-    expect(definers.filter((d) => d.schema !== "private").map((d) => d.name), "definer functions outside private").toEqual([]);
+    expect(
+      definers.filter((d) => !d.pinned).map((d) => d.name),
+      "definer functions without search_path",
+    ).toEqual([]);
+    expect(
+      definers.filter((d) => d.schema !== "private").map((d) => d.name),
+      "definer functions outside private",
+    ).toEqual([]);
   });
 
   it("lets anon read only release_notes, and nothing in account", async () => {

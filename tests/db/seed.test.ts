@@ -2,7 +2,17 @@
  * The demo data: loads once into an empty database, dated relative to `now`, consistent with the game rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDemoPlan, CLUBS, CURRENT_MATCH_DAY, DEMO_PASSWORD, doubleRoundRobin, LEAGUE, PRIVATE_REGISTRATION_KEY, SEASON, seedDemo } from "../../scripts/db/seed";
+import {
+  buildDemoPlan,
+  CLUBS,
+  CURRENT_MATCH_DAY,
+  DEMO_PASSWORD,
+  doubleRoundRobin,
+  LEAGUE,
+  PRIVATE_REGISTRATION_KEY,
+  SEASON,
+  seedDemo,
+} from "../../scripts/db/seed";
 import { asUser, useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -82,7 +92,12 @@ describe("seedDemo", () => {
       select to_char(kickoff_time at time zone 'Europe/London', 'Dy HH24:MI') as slot, count(*)::int as n
         from public.fixtures where match_day = ${CURRENT_MATCH_DAY} group by 1 order by 1`;
     expect(Object.fromEntries(slots.map((s) => [s.slot, s.n]))).toEqual({
-      "Sat 12:30": 1, "Sat 15:00": 5, "Sat 17:30": 1, "Sun 14:00": 1, "Sun 16:30": 1, "Mon 20:00": 1,
+      "Sat 12:30": 1,
+      "Sat 15:00": 5,
+      "Sat 17:30": 1,
+      "Sun 14:00": 1,
+      "Sun 16:30": 1,
+      "Mon 20:00": 1,
     });
     // One match day a week: 168 hours, 167 or 169 across a UK clock change.
     const gaps = await db.sql<{ gap: number }[]>`
@@ -102,8 +117,24 @@ describe("seedDemo", () => {
         from account.accounts a join public.profiles p on p.id = a.id
        where a.email in ('player@footycoach.test', 'admin@footycoach.test') order by a.email`;
     expect(rows).toEqual([
-      { email: "admin@footycoach.test", username: "DemoAdmin", role: "admin", time_zone: "Europe/London", ok: true, wrong: false, adult: true },
-      { email: "player@footycoach.test", username: "DemoPlayer", role: "player", time_zone: "Europe/London", ok: true, wrong: false, adult: true },
+      {
+        email: "admin@footycoach.test",
+        username: "DemoAdmin",
+        role: "admin",
+        time_zone: "Europe/London",
+        ok: true,
+        wrong: false,
+        adult: true,
+      },
+      {
+        email: "player@footycoach.test",
+        username: "DemoPlayer",
+        role: "player",
+        time_zone: "Europe/London",
+        ok: true,
+        wrong: false,
+        adult: true,
+      },
     ]);
     const [{ players, hashes }] = await db.sql`
       select count(*)::int as players, count(distinct password_hash)::int as hashes from account.accounts`;
@@ -133,7 +164,8 @@ describe("seedDemo", () => {
       select c.registration_key, p.username from public.competitions c join public.profiles p on p.id = c.created_by
        where c.visibility = 'private'`;
     expect(priv).toEqual({ registration_key: PRIVATE_REGISTRATION_KEY, username: "DemoPlayer" });
-    const [scout] = await db.sql`select prize_title, (select count(*)::int from public.tickets t where t.target_competition_id = c.id and not t.used) as tickets
+    const [scout] =
+      await db.sql`select prize_title, (select count(*)::int from public.tickets t where t.target_competition_id = c.id and not t.used) as tickets
                                    from public.competitions c where type = 'scout'`;
     expect(scout.prize_title).toBeTruthy();
     expect(scout.tickets).toBeGreaterThanOrEqual(32);
@@ -185,9 +217,14 @@ describe("seedDemo", () => {
     const [{ id }] = await db.sql`select id from public.profiles where username = 'DemoPlayer'`;
     const [{ deadline }] = await db.sql`select public.matchday_deadline(${LEAGUE}, ${SEASON}, ${CURRENT_MATCH_DAY}) as deadline`;
     const visible = (now: Date) =>
-      asUser(db.sql, id, (tx) => tx`
+      asUser(
+        db.sql,
+        id,
+        (tx) => tx`
         select count(*)::int as n from public.team_selections
-         where match_day = ${CURRENT_MATCH_DAY} and user_id <> ${id}`, { now });
+         where match_day = ${CURRENT_MATCH_DAY} and user_id <> ${id}`,
+        { now },
+      );
     expect((await visible(NOW))[0].n).toBe(0);
     expect((await visible(new Date(deadline.getTime() + 1000)))[0].n).toBeGreaterThan(0);
   });

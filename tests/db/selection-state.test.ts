@@ -25,8 +25,15 @@ let onTba: string; // current match day 2, no fixtures yet
 
 async function competition(name: string, matchDay: number, extra: Record<string, unknown> = {}): Promise<string> {
   const row = {
-    name, type: "season", league: LEAGUE, season: SEASON, start_date: "2026-09-01", start_match_day: matchDay,
-    current_match_day: matchDay, registration_status: "open", ...extra,
+    name,
+    type: "season",
+    league: LEAGUE,
+    season: SEASON,
+    start_date: "2026-09-01",
+    start_match_day: matchDay,
+    current_match_day: matchDay,
+    registration_status: "open",
+    ...extra,
   };
   const [{ id }] = await db.sql<{ id: string }[]>`insert into public.competitions ${db.sql(row)} returning id`;
   return id;
@@ -34,17 +41,22 @@ async function competition(name: string, matchDay: number, extra: Record<string,
 
 /** Every reader of the selection rule for my membership of a competition, at a time on the app clock. */
 async function selectionState(competitionId: string, matchDay: number, now: Date) {
-  return asUser(db.sql, me, async (tx) => {
-    const [{ open, closed }] = await tx`
+  return asUser(
+    db.sql,
+    me,
+    async (tx) => {
+      const [{ open, closed }] = await tx`
       select public.selection_open(${LEAGUE}, ${SEASON}, ${matchDay}) as open,
              public.matchday_closed(${LEAGUE}, ${SEASON}, ${matchDay}) as closed`;
-    const [{ status }] = await tx`
+      const [{ status }] = await tx`
       select selection_status as status from public.user_competition_stats_view
        where competition_id = ${competitionId} and user_id = ${me}`;
-    const teams = await tx`select team from public.get_eligible_teams(${competitionId}, ${me})`;
-    const [{ code }] = await tx`select public.save_team_selection(${competitionId}, 'Hawks') as code`;
-    return { open, closed, status, eligible: teams.length > 0, save: code };
-  }, { now });
+      const teams = await tx`select team from public.get_eligible_teams(${competitionId}, ${me})`;
+      const [{ code }] = await tx`select public.save_team_selection(${competitionId}, 'Hawks') as code`;
+      return { open, closed, status, eligible: teams.length > 0, save: code };
+    },
+    { now },
+  );
 }
 
 beforeAll(async () => {
@@ -58,7 +70,10 @@ beforeAll(async () => {
       (${LEAGUE}, ${SEASON}, 1, ${KICKOFF}, 'Hawks', 'Owls')`;
   onFixtures = await competition("Has fixtures", 1);
   onTba = await competition("Deadline TBA", 2);
-  for (const [c, matchDay] of [[onFixtures, 1], [onTba, 2]] as const) {
+  for (const [c, matchDay] of [
+    [onFixtures, 1],
+    [onTba, 2],
+  ] as const) {
     await db.sql`insert into public.user_selections (user_id, competition_id, league, season, match_day)
                  values (${me}, ${c}, ${LEAGUE}, ${SEASON}, ${matchDay})`;
   }
@@ -71,27 +86,44 @@ afterAll(async () => {
 describe("selection open for a match day", () => {
   it("is not open while the match day has no fixtures (deadline TBA), for every reader", async () => {
     expect(await selectionState(onTba, 2, BEFORE)).toEqual({
-      open: false, closed: true, status: "closed", eligible: false, save: "selection_closed",
+      open: false,
+      closed: true,
+      status: "closed",
+      eligible: false,
+      save: "selection_closed",
     });
   });
 
   it("is open before the deadline, for every reader", async () => {
     expect(await selectionState(onFixtures, 1, BEFORE)).toEqual({
-      open: true, closed: false, status: "active", eligible: true, save: "saved",
+      open: true,
+      closed: false,
+      status: "active",
+      eligible: true,
+      save: "saved",
     });
   });
 
   it("is closed at the deadline and after it, for every reader", async () => {
     for (const now of [DEADLINE, AFTER]) {
       expect(await selectionState(onFixtures, 1, now)).toEqual({
-        open: false, closed: true, status: "closed", eligible: false, save: "selection_closed",
+        open: false,
+        closed: true,
+        status: "closed",
+        eligible: false,
+        save: "selection_closed",
       });
     }
   });
 
   it("keeps a TBA match day's picks hidden: its deadline has not passed", async () => {
-    const [{ passed }] = await asUser(db.sql, me, (tx) => tx`
-      select public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, 2) as passed`, { now: AFTER });
+    const [{ passed }] = await asUser(
+      db.sql,
+      me,
+      (tx) => tx`
+      select public.matchday_deadline_passed(${LEAGUE}, ${SEASON}, 2) as passed`,
+      { now: AFTER },
+    );
     expect(passed).toBe(false);
   });
 });

@@ -4,13 +4,7 @@
  * equal (values and order), so a league added on one side only fails here instead of in front of a player.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CREATE_LEAGUES,
-  CREATE_SEASONS,
-  CREATE_TYPE_VALUES,
-  DEFAULT_PRIZE,
-  PLAYER_CREATE_DEFAULTS,
-} from "~/lib/competition-options";
+import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPE_VALUES, DEFAULT_PRIZE, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { asUser, useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -50,9 +44,13 @@ describe("creation vocabulary: SQL and TypeScript agree", () => {
     await db.sql`
       insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
       values (${PLAYER_CREATE_DEFAULTS.league}, ${PLAYER_CREATE_DEFAULTS.season}, 3, ${kickoff}, 'Ants', 'Bees')`;
-    const [{ id }] = await asUser(db.sql, player, (tx) => tx<{ id: string }[]>`
+    const [{ id }] = await asUser(
+      db.sql,
+      player,
+      (tx) => tx<{ id: string }[]>`
       select id from public.create_private_competition('Vocab mates', 'season', 'MLS', '2025', '2026-03-01', 3)`,
-      { now: new Date("2026-03-01T12:00:00Z") });
+      { now: new Date("2026-03-01T12:00:00Z") },
+    );
     const [row] = await db.sql`select type, league, season, prize from public.competitions where id = ${id}`;
     expect(row).toEqual({ ...PLAYER_CREATE_DEFAULTS, prize: DEFAULT_PRIZE });
   });

@@ -167,7 +167,9 @@ test.describe("without JavaScript", () => {
   test("the plain upload form still imports and reports", async ({ page }) => {
     const league = uniqueName("NoJS League ");
     await asAdmin(page, "/admin/upload");
-    await page.getByLabel("CSV file").setInputFiles({ name: "fixtures.csv", mimeType: "text/csv", buffer: Buffer.from(fixturesCsv(league)) });
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "fixtures.csv", mimeType: "text/csv", buffer: Buffer.from(fixturesCsv(league)) });
     await page.getByRole("button", { name: "Import" }).click();
     await expect(page.getByTestId("upload-summary")).toHaveText("Upload complete: 2 succeeded, 2 failed.");
     await expect(page.getByText("Line 5: No fixture with id 999999999.")).toBeVisible();

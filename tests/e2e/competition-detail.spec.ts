@@ -102,7 +102,8 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
   await page.getByLabel("Team", { exact: true }).selectOption({ label: fixture.home_team });
   await page.getByRole("button", { name: "Update Selection" }).click();
   await expect(page.getByText("Selection updated successfully.")).toBeVisible();
-  const [saved] = await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
+  const [saved] =
+    await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
   expect(saved.selected_team).toBe(fixture.home_team);
   expect(saved.set_by).toBe(creator.id);
 
@@ -121,7 +122,8 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
   expect(response.status()).toBe(302);
   await otherPage.goto(response.headers()["location"]);
   await expect(otherPage.getByText("Failed to update selection.")).toBeVisible();
-  const [unchanged] = await db()`select selected_team from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
+  const [unchanged] =
+    await db()`select selected_team from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
   expect(unchanged.selected_team).toBe(fixture.home_team);
   await other.close();
 });

@@ -30,7 +30,7 @@ async function upcomingMatchDay(): Promise<number> {
     select match_day from public.matchdays
      where league = 'Premier League' and season = '2025/26' and first_kickoff_time > now() + interval '2 hours'
      order by match_day limit 1`;
-  return row!.match_day as number;
+  return row.match_day as number;
 }
 
 async function createCompetition(c: NewCompetition): Promise<{ id: string; key: string | null }> {
@@ -72,8 +72,9 @@ test("browse, filter and page through competitions; filters live in the URL", as
     });
   }
   // Scout competitions are never listed: this one starts today, before the others, so it would be first.
-  await createCompetition({ name: `${prefix} scout`, league: "World Cup", season, startMatchDay: 1, registrationStatus: "closed" })
-    .then(({ id }) => db()`update public.competitions set type = 'scout' where id = ${id}`);
+  await createCompetition({ name: `${prefix} scout`, league: "World Cup", season, startMatchDay: 1, registrationStatus: "closed" }).then(
+    ({ id }) => db()`update public.competitions set type = 'scout' where id = ${id}`,
+  );
 
   await page.goto("/competitions");
   await expect(page.getByRole("heading", { name: "Competitions", level: 1 })).toBeVisible();
@@ -144,7 +145,8 @@ test("join a public competition: toast, Joined and the player count", async ({ p
 test("join a private competition: a wrong key keeps the dialog open, the right key joins", async ({ page, loginAs }) => {
   // Analytics consent granted: the join events reach the (stubbed) analytics layer.
   await page.route(`${new URL(E2E.analyticsScriptUrl).origin}/**`, (route) =>
-    route.fulfill({ contentType: "text/javascript", body: "/* analytics stub */" }));
+    route.fulfill({ contentType: "text/javascript", body: "/* analytics stub */" }),
+  );
   await loginAs("player");
   const name = uniqueName("Private ");
   const { key } = await createCompetition({ name, visibility: "private" });
@@ -220,7 +222,13 @@ test("create a private competition and copy its registration key", async ({ page
   const shown = (await key.textContent())!;
 
   const [row] = await db()`select registration_key, type, league, season, visibility from public.competitions where name = ${name}`;
-  expect(row).toMatchObject({ registration_key: shown, type: "knockout", league: "Premier League", season: "2025/26", visibility: "private" });
+  expect(row).toMatchObject({
+    registration_key: shown,
+    type: "knockout",
+    league: "Premier League",
+    season: "2025/26",
+    visibility: "private",
+  });
 
   await created.getByRole("button", { name: "Copy registration key" }).click();
   await expect(created.getByText("Copied!")).toBeVisible();
@@ -242,7 +250,9 @@ test("My Competitions: default filter, empty texts and a joined competition", as
   await expect(page.getByRole("heading", { name: "My Competitions", level: 1 })).toBeVisible();
   await expect(page.getByLabel("Competition Status")).toHaveValue("active");
   await expect(page.getByLabel("User Status")).toHaveValue("");
-  await expect(page.getByText("You have no active competitions. Go to the competitions section now to keep up with the game.")).toBeVisible();
+  await expect(
+    page.getByText("You have no active competitions. Go to the competitions section now to keep up with the game."),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: "View Competitions" })).toHaveAttribute("href", "/competitions");
 
   const name = uniqueName("Mine ");
@@ -321,7 +331,7 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/competitions\?created=[0-9a-f-]{36}$/);
     await expect(page.getByText("Private competition created successfully!")).toBeVisible();
     const [row] = await db()`select registration_key from public.competitions where name = ${name}`;
-    await expect(page.getByTestId("registration-key")).toHaveText(row!.registration_key as string);
+    await expect(page.getByTestId("registration-key")).toHaveText(row.registration_key as string);
   });
 });
 
@@ -333,7 +343,13 @@ test("admins choose the type, league and season of a private competition", async
   const dialog = page.getByRole("dialog", { name: "Create Private Competition" });
   await expect(dialog.getByLabel("Type")).toBeEnabled();
   await expect(dialog.getByLabel("League").locator("option")).toHaveText([
-    "Premier League", "La Liga", "Serie A", "Bundesliga", "Ligue 1", "Championship", "MLS",
+    "Premier League",
+    "La Liga",
+    "Serie A",
+    "Bundesliga",
+    "Ligue 1",
+    "Championship",
+    "MLS",
   ]);
   await expect(dialog.getByLabel("Season").locator("option")).toHaveText(["2025/26", "2025", "2024/25"]);
   const name = uniqueName("AdminSeason ");

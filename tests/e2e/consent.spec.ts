@@ -49,7 +49,11 @@ test("Accept loads analytics with IP anonymisation and sends page views on route
 
   // Signed in, the choice is also kept on the profile.
   await expect
-    .poll(async () => (await db()`select p.analytics_consent from profiles p join account.accounts a using (id) where a.email = ${email}`)[0]?.analytics_consent)
+    .poll(
+      async () =>
+        (await db()`select p.analytics_consent from profiles p join account.accounts a using (id) where a.email = ${email}`)[0]
+          ?.analytics_consent,
+    )
     .toBe(true);
 
   // A new browser of the same player adopts the stored choice after logging in through the page (no banner).

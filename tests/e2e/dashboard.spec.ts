@@ -104,8 +104,13 @@ test("your private competitions: key with copy, invite links and the creation mo
   const scope = list.filter({ hasText: "DemoPlayer's Mates" });
   await expect(scope.getByText("MATES234")).toBeVisible();
   await expect(scope.getByRole("link", { name: /by WhatsApp/ }).first()).toHaveAttribute("href", /wa\.me\/\?text=.*MATES234/);
-  await scope.getByRole("button", { name: /Copy registration key of DemoPlayer's Mates/ }).first().click();
+  await scope
+    .getByRole("button", { name: /Copy registration key of DemoPlayer's Mates/ })
+    .first()
+    .click();
   await expect(scope.getByText("Copied!").first()).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("MATES234");
-  await expect(section.getByRole("link", { name: "+ Private Competition" }).or(section.getByRole("button", { name: "+ Private Competition" }))).toBeVisible();
+  await expect(
+    section.getByRole("link", { name: "+ Private Competition" }).or(section.getByRole("button", { name: "+ Private Competition" })),
+  ).toBeVisible();
 });

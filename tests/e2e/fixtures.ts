@@ -78,7 +78,9 @@ async function startSession(userId: string): Promise<{ name: string; value: stri
   const token = randomBytes(32).toString("base64url");
   const id = createHash("sha256").update(token).digest("hex");
   await db()`insert into account.sessions (id, user_id, expires_at) values (${id}, ${userId}, now() + interval '30 days')`;
-  const setCookie = await createCookie("fc_session", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secret] }).serialize(`${userId}:${token}`);
+  const setCookie = await createCookie("fc_session", { path: "/", httpOnly: true, sameSite: "lax", secrets: [secret] }).serialize(
+    `${userId}:${token}`,
+  );
   const pair = setCookie.split(";")[0];
   const eq = pair.indexOf("=");
   return { name: pair.slice(0, eq), value: pair.slice(eq + 1) };
@@ -117,15 +119,13 @@ export function removeAfterTest(competition: { id: string } | { name: string }) 
   else madeByThisTest.names.add(competition.name);
 }
 
-export const test = base.extend<
-  {
-    isMobile: boolean;
-    /** Signs this test's browser context (or the one given) in as a fresh player, a fresh admin or an
-     * existing account, without the login page. */
-    loginAs: (who?: Who, context?: BrowserContext) => Promise<SignedIn>;
-    removeCompetitions: void;
-  }
->({
+export const test = base.extend<{
+  isMobile: boolean;
+  /** Signs this test's browser context (or the one given) in as a fresh player, a fresh admin or an
+   * existing account, without the login page. */
+  loginAs: (who?: Who, context?: BrowserContext) => Promise<SignedIn>;
+  removeCompetitions: void;
+}>({
   isMobile: async ({ viewport }, use) => {
     await use((viewport?.width ?? 1280) < 768);
   },
@@ -133,6 +133,7 @@ export const test = base.extend<
     await use((who = "player", other) => signIn(other ?? context, baseURL!, who));
   },
   removeCompetitions: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern
     async ({}, use) => {
       madeByThisTest.ids.clear();
       madeByThisTest.names.clear();

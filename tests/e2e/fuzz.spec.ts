@@ -25,8 +25,32 @@ const BAD_VALUES = [
   "'; select pg_sleep(1); --",
   "x".repeat(3_000),
 ];
-const PARAMS = ["page", "playersPage", "tab", "league", "season", "type", "status", "md", "matchDay", "team", "section", "edit",
-  "editNote", "confirmDelete", "join", "create", "created", "confirm", "error", "redirectTo", "token", "q", "view", "competition"];
+const PARAMS = [
+  "page",
+  "playersPage",
+  "tab",
+  "league",
+  "season",
+  "type",
+  "status",
+  "md",
+  "matchDay",
+  "team",
+  "section",
+  "edit",
+  "editNote",
+  "confirmDelete",
+  "join",
+  "create",
+  "created",
+  "confirm",
+  "error",
+  "redirectTo",
+  "token",
+  "q",
+  "view",
+  "competition",
+];
 const DESTRUCTIVE = /delete|unregister|logout|remove/i;
 
 type FormSpec = { action: string; fields: [string, string][] };
@@ -52,7 +76,12 @@ async function formsOf(page: Page): Promise<FormSpec[]> {
         }
         const submitter = f.querySelector<HTMLButtonElement>("button[name][value]");
         if (submitter && !fields.some(([n]) => n === submitter.name)) fields.push([submitter.name, submitter.value]);
-        return { action: new URL(f.getAttribute("action") ?? location.pathname + location.search, location.href).pathname + new URL(f.getAttribute("action") ?? location.pathname + location.search, location.href).search, fields };
+        return {
+          action:
+            new URL(f.getAttribute("action") ?? location.pathname + location.search, location.href).pathname +
+            new URL(f.getAttribute("action") ?? location.pathname + location.search, location.href).search,
+          fields,
+        };
       }),
   );
 }
@@ -66,10 +95,31 @@ async function pagesFor(email: string) {
   const comps = await db()<{ id: string }[]>`
     select id from (select distinct on (type) id, type from public.competitions where type in ('knockout', 'season') order by type, created_at) c`;
   const ids = comps.map((c) => c.id);
-  const pages = ["/", "/login", "/signup", "/forgot-password", "/reset-password", "/setup-profile", "/dashboard", "/competitions",
-    "/my-competitions", "/profile", "/scout", "/terms", "/privacy", "/dev/outbox"];
+  const pages = [
+    "/",
+    "/login",
+    "/signup",
+    "/forgot-password",
+    "/reset-password",
+    "/setup-profile",
+    "/dashboard",
+    "/competitions",
+    "/my-competitions",
+    "/profile",
+    "/scout",
+    "/terms",
+    "/privacy",
+    "/dev/outbox",
+  ];
   for (const id of ids) pages.push(`/competition/${id}`, `/select-team/${id}`, `/leaderboard/${id}`, `/season-leaderboard/${id}`);
-  if (email.startsWith("admin")) pages.push("/admin/fixtures", "/admin/fixtures?section=create", "/admin/fixtures?section=upload", "/admin/fixtures?section=notes", "/admin/fixtures-template.csv");
+  if (email.startsWith("admin"))
+    pages.push(
+      "/admin/fixtures",
+      "/admin/fixtures?section=create",
+      "/admin/fixtures?section=upload",
+      "/admin/fixtures?section=notes",
+      "/admin/fixtures-template.csv",
+    );
   return pages;
 }
 
@@ -139,7 +189,11 @@ for (const email of ["player@footycoach.test", "admin@footycoach.test"]) {
           }
         }
         for (const type of ["application/json", "multipart/form-data", "text/plain"]) {
-          const res = await request.post(form.action, { data: "{\"intent\":\"x\"}", headers: { Origin: origin, "Content-Type": type }, maxRedirects: 0 });
+          const res = await request.post(form.action, {
+            data: '{"intent":"x"}',
+            headers: { Origin: origin, "Content-Type": type },
+            maxRedirects: 0,
+          });
           expect(res.status(), `POST ${form.action} as ${type}`).toBe(400);
           sent++;
         }

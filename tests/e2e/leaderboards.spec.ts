@@ -110,11 +110,7 @@ test("knockout leaderboard: Not found without an own row, 10 per page, redirects
   await expect(page.getByText("Competition not found")).toBeVisible();
 });
 
-async function setStats(
-  competitionId: string,
-  uid: string,
-  s: { w: number; d: number; l: number; gf: number; ga: number },
-) {
+async function setStats(competitionId: string, uid: string, s: { w: number; d: number; l: number; gf: number; ga: number }) {
   await db()`update public.user_selections
                 set wins = ${s.w}, draws = ${s.d}, losses = ${s.l}, goals_for = ${s.gf}, goals_against = ${s.ga},
                     points = ${3 * s.w + s.d}

@@ -43,7 +43,10 @@ test("desktop: sidebar collapses and the Admin Panel link is for admins only", {
   await page.context().clearCookies();
   await loginAs("admin");
   await page.goto("/dashboard");
-  await page.getByRole("navigation", { name: /main/i }).getByRole("link", { name: /Admin Panel/ }).click();
+  await page
+    .getByRole("navigation", { name: /main/i })
+    .getByRole("link", { name: /Admin Panel/ })
+    .click();
   await expect(page.getByRole("heading", { name: "Admin Panel" })).toBeVisible();
 });
 

@@ -58,7 +58,13 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   for (const p of [winner, me, third]) {
     for (const c of [ko, season]) await addMember(sql, c.id, p.id, { matchDay: 1 });
   }
-  const pick = (userId: string, competitionId: string, matchDay: number, fixture: { home_team: string; away_team: string }, team: string) => {
+  const pick = (
+    userId: string,
+    competitionId: string,
+    matchDay: number,
+    fixture: { home_team: string; away_team: string },
+    team: string,
+  ) => {
     expect([fixture.home_team, fixture.away_team]).toContain(team);
     return addPick(sql, { userId, competitionId, matchDay, team });
   };

@@ -91,8 +91,14 @@ test("database round trips per request stay within budget and do not vary", asyn
     ["GET /season-leaderboard/{id}", () => get(`/season-leaderboard/${season.id}`)],
     ["GET /scout", () => get("/scout")],
     ["GET /profile", () => get("/profile")],
-    ["POST join a competition", (run) => post("/competitions", { intent: "join", competitionId: toJoin[run].id, redirectTo: "/competitions" }, /^\/competitions$/)],
-    ["POST save a pick", (run) => post(`/select-team/${knockout.id}`, { intent: "select", team: teams[run] }, new RegExp(`^/select-team/${knockout.id}$`))],
+    [
+      "POST join a competition",
+      (run) => post("/competitions", { intent: "join", competitionId: toJoin[run].id, redirectTo: "/competitions" }, /^\/competitions$/),
+    ],
+    [
+      "POST save a pick",
+      (run) => post(`/select-team/${knockout.id}`, { intent: "select", team: teams[run] }, new RegExp(`^/select-team/${knockout.id}$`)),
+    ],
   ];
 
   const measured: { request: string; runs: Snapshot[] }[] = [];
@@ -108,7 +114,8 @@ test("database round trips per request stay within budget and do not vary", asyn
   }
 
   // The joins and picks really happened.
-  const joined = await db()`select 1 from public.user_selections where user_id = ${uid} and competition_id in ${db()(toJoin.map((c) => c.id))}`;
+  const joined =
+    await db()`select 1 from public.user_selections where user_id = ${uid} and competition_id in ${db()(toJoin.map((c) => c.id))}`;
   expect(joined).toHaveLength(RUNS);
   const [pick] = await db()`select selected_team from public.team_selections where user_id = ${uid} and competition_id = ${knockout.id}`;
   expect(pick.selected_team).toBe(teams[RUNS - 1]);
@@ -117,12 +124,17 @@ test("database round trips per request stay within budget and do not vary", asyn
     `${r.roundTrips} = ${r.startupRoundTrips} start-up + ${r.queryRoundTrips} query (${r.connections} conn, ${r.statements} stmts, ${r.flushes} describe-first)`;
   console.log(
     "\nround trips per request (3 runs):\n" +
-      measured.map((m) => `  ${m.request.padEnd(30)} budget ${String(BUDGET[m.request]).padStart(2)}   ${m.runs.map(line).join("  |  ")}`).join("\n"),
+      measured
+        .map((m) => `  ${m.request.padEnd(30)} budget ${String(BUDGET[m.request]).padStart(2)}   ${m.runs.map(line).join("  |  ")}`)
+        .join("\n"),
   );
 
   for (const m of measured) {
     const counts = m.runs.map((r) => r.roundTrips);
-    expect(m.runs.every((r) => r.connections >= 1), `${m.request}: a connection of this player was seen`).toBe(true);
+    expect(
+      m.runs.every((r) => r.connections >= 1),
+      `${m.request}: a connection of this player was seen`,
+    ).toBe(true);
     expect(new Set(counts).size, `${m.request}: the same count every run (${counts.join(", ")})`).toBe(1);
     expect(new Set(m.runs.map((r) => r.startupRoundTrips)).size, `${m.request}: the same start-up count every run`).toBe(1);
     expect(counts[0], `${m.request}: round trips within budget`).toBeLessThanOrEqual(BUDGET[m.request]);

@@ -18,7 +18,14 @@ async function signedIn(request: APIRequestContext, email: string): Promise<Reco
 }
 
 test.describe("open redirect after login", () => {
-  const attacks = ["/\t/evil.example", "/\n/evil.example", "/\\evil.example", "//evil.example", "https://evil.example/", "/\r\nSet-Cookie: x=1"];
+  const attacks = [
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/\\evil.example",
+    "//evil.example",
+    "https://evil.example/",
+    "/\r\nSet-Cookie: x=1",
+  ];
 
   test("POST /login never answers a Location that leaves the site, nor a 500", async ({ request }) => {
     for (const redirectTo of attacks) {
@@ -70,13 +77,26 @@ test("a malformed session cookie reads as signed out on every kind of page, neve
 
 test("bodies that are not forms answer 400 on every action", async ({ request }) => {
   const headers = await signedIn(request, "admin@footycoach.test");
-  const [competition] = await db()<{ id: string }[]>`select id from public.competitions where type = 'knockout' order by created_at limit 1`;
-  const actions = ["/login", "/signup", "/forgot-password", "/reset-password", "/setup-profile", "/profile", "/competitions",
-    `/competition/${competition.id}`, `/select-team/${competition.id}`, "/admin/fixtures", "/api/consent"];
+  const [competition] = await db()<
+    { id: string }[]
+  >`select id from public.competitions where type = 'knockout' order by created_at limit 1`;
+  const actions = [
+    "/login",
+    "/signup",
+    "/forgot-password",
+    "/reset-password",
+    "/setup-profile",
+    "/profile",
+    "/competitions",
+    `/competition/${competition.id}`,
+    `/select-team/${competition.id}`,
+    "/admin/fixtures",
+    "/api/consent",
+  ];
   const bodies: [string, string][] = [
     ["application/json", '{"email":"player@footycoach.test","password":"footycoach"}'],
-    ["multipart/form-data", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--x--\r\n"],
-    ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"],
+    ["multipart/form-data", '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
+    ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1'],
     ["text/plain", "intent=join"],
   ];
   for (const path of actions) {
@@ -96,8 +116,15 @@ test("oversize page numbers go to the last page instead of a 500", async ({ requ
      where c.type = 'knockout' limit 1`;
   const [season] = await db()<{ id: string }[]>`select id from public.competitions where type = 'season' limit 1`;
   const huge = "99999999999999999999999";
-  for (const path of [`/competitions?page=${huge}`, `/my-competitions?page=${huge}`, `/leaderboard/${competition.id}?page=${huge}`,
-    `/season-leaderboard/${season.id}?page=${huge}`, `/competition/${competition.id}?playersPage=${huge}`, "/competitions?page=-5", "/competitions?page=1e400"]) {
+  for (const path of [
+    `/competitions?page=${huge}`,
+    `/my-competitions?page=${huge}`,
+    `/leaderboard/${competition.id}?page=${huge}`,
+    `/season-leaderboard/${season.id}?page=${huge}`,
+    `/competition/${competition.id}?playersPage=${huge}`,
+    "/competitions?page=-5",
+    "/competitions?page=1e400",
+  ]) {
     const res = await request.get(path, { headers, maxRedirects: 0 });
     expect(res.status(), path).toBeLessThan(400);
   }
@@ -108,7 +135,17 @@ test("impossible dates are refused with the form's message, not stored shifted",
   for (const startDate of ["2027-02-30", "2027-13-45", "0000-01-01"]) {
     const name = `Bad date ${startDate} ${Date.now()}`;
     const res = await request.post("/competitions", {
-      form: { intent: "create-private", _js: "1", name, type: "knockout", league: LEAGUE, season: SEASON, startDate, startMatchDay: "38", redirectTo: "/competitions" },
+      form: {
+        intent: "create-private",
+        _js: "1",
+        name,
+        type: "knockout",
+        league: LEAGUE,
+        season: SEASON,
+        startDate,
+        startMatchDay: "38",
+        redirectTo: "/competitions",
+      },
       headers,
       maxRedirects: 0,
     });

@@ -8,7 +8,11 @@ async function signUpHttp(request: APIRequestContext, email: string, password = 
 }
 
 function sessionCookie(res: APIResponse): string | undefined {
-  return res.headersArray().filter((h) => h.name.toLowerCase() === "set-cookie").map((h) => h.value).find((v) => v.startsWith("fc_session="));
+  return res
+    .headersArray()
+    .filter((h) => h.name.toLowerCase() === "set-cookie")
+    .map((h) => h.value)
+    .find((v) => v.startsWith("fc_session="));
 }
 
 function cookieValue(setCookie: string) {
@@ -35,7 +39,9 @@ test("the session cookie is HttpOnly, SameSite=Lax and signed; logout ends it se
   expect((await request.get("/profile", { headers, maxRedirects: 0 })).status()).toBe(200);
   const out = await request.post("/logout", { headers, maxRedirects: 0 });
   expect(out.headers()["location"]).toBe("/login");
-  expect((await db()`select 1 from account.sessions s join account.accounts a on a.id = s.user_id where a.email = ${email}`).length).toBe(0);
+  expect((await db()`select 1 from account.sessions s join account.accounts a on a.id = s.user_id where a.email = ${email}`).length).toBe(
+    0,
+  );
   // Replaying the old cookie no longer works.
   const replay = await request.get("/profile", { headers, maxRedirects: 0 });
   expect(replay.status()).toBe(302);
@@ -109,7 +115,11 @@ test("no session fixation: a planted session cookie is replaced at login and nev
   const planted = cookieValue(sessionCookie(await signUpHttp(request, attacker))!);
   await signUpHttp(request, victim);
 
-  const res = await request.post("/login", { form: { email: victim, password: "footycoach" }, headers: { Cookie: planted }, maxRedirects: 0 });
+  const res = await request.post("/login", {
+    form: { email: victim, password: "footycoach" },
+    headers: { Cookie: planted },
+    maxRedirects: 0,
+  });
   expect(res.status()).toBe(302);
   const fresh = cookieValue(sessionCookie(res)!);
   expect(fresh).not.toBe(planted);

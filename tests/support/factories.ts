@@ -10,6 +10,7 @@
 import type postgres from "postgres";
 
 /** Any postgres.js client (the tests' clients differ only in their type options). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- postgres.Sql<T> is invariant in T: any is the only common type
 export type Sql = postgres.Sql<any>;
 
 export const DEFAULT_LEAGUE = "Premier League";
@@ -42,10 +43,11 @@ export interface Account {
 export async function createAccount(sql: Sql, opts: AccountOptions = {}): Promise<Account> {
   const email = opts.email ?? `account.${uniqueTag()}@example.test`;
   // Cost 4 keeps arranging fast; the app checks any bcrypt cost with crypt(password, hash).
-  const [row] = opts.password === undefined
-    ? await sql<{ id: string }[]>`
+  const [row] =
+    opts.password === undefined
+      ? await sql<{ id: string }[]>`
         insert into account.accounts (email, password_hash) values (${email}, 'x') returning id`
-    : await sql<{ id: string }[]>`
+      : await sql<{ id: string }[]>`
         insert into account.accounts (email, password_hash)
         values (${email}, extensions.crypt(${opts.password}, extensions.gen_salt('bf', 4))) returning id`;
   return { id: row.id, email };
@@ -111,16 +113,16 @@ export interface CreatedFixture {
 }
 
 /** Fixtures of one league and season, in the given order (ids in the same order). */
-export async function createFixtures(
-  sql: Sql,
-  league: string,
-  season: string,
-  fixtures: FixtureToCreate[],
-): Promise<CreatedFixture[]> {
+export async function createFixtures(sql: Sql, league: string, season: string, fixtures: FixtureToCreate[]): Promise<CreatedFixture[]> {
   const created: CreatedFixture[] = [];
   for (const f of fixtures) {
     const row: Record<string, unknown> = {
-      league, season, match_day: f.matchDay, kickoff_time: f.kickoff, home_team: f.home, away_team: f.away,
+      league,
+      season,
+      match_day: f.matchDay,
+      kickoff_time: f.kickoff,
+      home_team: f.home,
+      away_team: f.away,
     };
     if (f.status) row.status = f.status;
     const [fixture] = await sql<CreatedFixture[]>`

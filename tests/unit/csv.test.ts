@@ -60,7 +60,13 @@ describe("parseFixturesCsv", () => {
     const csv = `\uFEFFID,League,Season,Match_Day,Home_Team,Away_Team,Kickoff_Time,Status\n 42 , La Liga ,2025, 7 ,Betis,Sevilla,2025-10-04T20:00:00+02:00,POSTPONED\n`;
     const r = ok(parseFixturesCsv(csv));
     expect(r.errors).toEqual([]);
-    expect(r.rows[0]).toMatchObject({ id: 42, league: "La Liga", match_day: 7, kickoff_time: "2025-10-04T18:00:00.000Z", status: "postponed" });
+    expect(r.rows[0]).toMatchObject({
+      id: 42,
+      league: "La Liga",
+      match_day: 7,
+      kickoff_time: "2025-10-04T18:00:00.000Z",
+      status: "postponed",
+    });
   });
 
   it("reports each bad row with its line and reason; good rows still pass", () => {
@@ -148,7 +154,11 @@ describe("formula injection", () => {
     const header = "league,season,match_day,home_team,away_team,kickoff_time,status";
     const names = ['=HYPERLINK("http://evil.example","x")', "+SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "@SUM(1+1)"];
     const body = names.map((n) => `Premier League,2025/26,1,"${n.replace(/"/g, '""')}",Chelsea,2025-08-16T14:00:00Z,pending`);
-    const r = ok(parseFixturesCsv([header, ...body, "Premier League,2025/26,1,Brighton & Hove Albion,Nott'm Forest,2025-08-16T14:00:00Z,pending"].join("\n")));
+    const r = ok(
+      parseFixturesCsv(
+        [header, ...body, "Premier League,2025/26,1,Brighton & Hove Albion,Nott'm Forest,2025-08-16T14:00:00Z,pending"].join("\n"),
+      ),
+    );
     expect(r.errors.map((e) => e.line)).toEqual([2, 3, 4, 5]);
     for (const e of r.errors) expect(e.reason).toBe(TEAM_NAME_MESSAGE);
     expect(r.rows.map((row) => row.home_team)).toEqual(["Brighton & Hove Albion"]);
@@ -160,7 +170,7 @@ describe("formula injection", () => {
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@x")).toBe("'@x");
     expect(csvCell("\tx")).toBe("'\tx");
-    expect(csvCell("\rx")).toBe("\"'\rx\"");
+    expect(csvCell("\rx")).toBe('"\'\rx"');
     expect(csvCell('a,"b"')).toBe('"a,""b"""');
     expect(csvCell("Arsenal")).toBe("Arsenal");
     expect(csvCell(2)).toBe("2");

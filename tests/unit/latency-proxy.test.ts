@@ -34,7 +34,7 @@ beforeAll(async () => {
         s.write(msg("Z", "I"));
         return;
       }
-      for (let i = 0; i < d.length; ) {
+      for (let i = 0; i < d.length;) {
         const type = String.fromCharCode(d[i]);
         const len = d.readInt32BE(i + 1);
         if (type === "S" || type === "Q") {
@@ -67,7 +67,7 @@ async function client() {
   });
   const until = (n: number) =>
     new Promise<void>((resolve) => {
-      const check = () => ready >= n && (waiters = waiters.filter((w) => w !== check), resolve());
+      const check = () => ready >= n && ((waiters = waiters.filter((w) => w !== check)), resolve());
       waiters.push(check);
       check();
     });

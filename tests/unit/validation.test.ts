@@ -19,12 +19,21 @@ describe("profile schema", () => {
     expect(errorsOf({ ...base, dateOfBirth: "" }).dateOfBirth).toBe("Please enter your date of birth.");
   });
   it("allows a 50-character self-description and refuses 51", () => {
-    const ok = profileSchema().safeParse({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(50), dateOfBirth: "1990-01-01" });
+    const ok = profileSchema().safeParse({
+      ...base,
+      gender: "self-describe",
+      genderSelfDescribe: "x".repeat(50),
+      dateOfBirth: "1990-01-01",
+    });
     expect(ok.success).toBe(true);
-    expect(errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(51), dateOfBirth: "1990-01-01" }).genderSelfDescribe).toMatch(/50/);
+    expect(
+      errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "x".repeat(51), dateOfBirth: "1990-01-01" }).genderSelfDescribe,
+    ).toMatch(/50/);
   });
   it("requires the self-description when self-describe is chosen", () => {
-    expect(errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "  ", dateOfBirth: "1990-01-01" }).genderSelfDescribe).toBeTruthy();
+    expect(
+      errorsOf({ ...base, gender: "self-describe", genderSelfDescribe: "  ", dateOfBirth: "1990-01-01" }).genderSelfDescribe,
+    ).toBeTruthy();
   });
   it("drops the self-description for other genders and falls back to UTC for an unknown zone", () => {
     const r = profileSchema().parse({ ...base, genderSelfDescribe: "ignored", dateOfBirth: "1990-01-01", timeZone: "Mars/Base" });
@@ -39,7 +48,18 @@ describe("profile schema", () => {
 describe("calendar dates", () => {
   it("accepts real dates only (leap days, month lengths, years 1900..9999)", () => {
     for (const ok of ["2024-02-29", "2027-01-31", "1900-01-01", "9999-12-31", "2027-04-30"]) expect(isCalendarDate(ok)).toBe(true);
-    for (const bad of ["2027-02-30", "2027-13-45", "0000-01-01", "2025-02-29", "2027-04-31", "2027-00-10", "2027-1-01", " 2027-01-01", "2027-01-01\n", "1899-12-31"]) {
+    for (const bad of [
+      "2027-02-30",
+      "2027-13-45",
+      "0000-01-01",
+      "2025-02-29",
+      "2027-04-31",
+      "2027-00-10",
+      "2027-1-01",
+      " 2027-01-01",
+      "2027-01-01\n",
+      "1899-12-31",
+    ]) {
       expect(isCalendarDate(bad)).toBe(false);
     }
   });
@@ -60,7 +80,10 @@ describe("calendar dates", () => {
 
 describe("sign-up and reset schemas", () => {
   it("upper-cases the referral code and limits it to 8 characters", () => {
-    expect(SignupSchema.parse({ email: "A@B.co", password: "secret1", referralCode: "abc123" })).toMatchObject({ email: "a@b.co", referralCode: "ABC123" });
+    expect(SignupSchema.parse({ email: "A@B.co", password: "secret1", referralCode: "abc123" })).toMatchObject({
+      email: "a@b.co",
+      referralCode: "ABC123",
+    });
     expect(SignupSchema.safeParse({ email: "a@b.co", password: "secret1", referralCode: "ABCDEFGHI" }).success).toBe(false);
     expect(SignupSchema.parse({ email: "a@b.co", password: "secret1", referralCode: "" }).referralCode).toBeNull();
   });

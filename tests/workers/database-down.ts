@@ -8,10 +8,7 @@ import net from "node:net";
 export const DOWN_DB_PORT = 54399;
 
 function errorResponse(code: string, message: string): Buffer {
-  const fields = Buffer.concat([
-    Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, "utf8"),
-    Buffer.from([0]),
-  ]);
+  const fields = Buffer.concat([Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, "utf8"), Buffer.from([0])]);
   const head = Buffer.alloc(5);
   head.write("E", 0);
   head.writeInt32BE(fields.length + 4, 1);

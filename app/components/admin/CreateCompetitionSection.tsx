@@ -49,7 +49,15 @@ export function CreateCompetitionSection({ today, error, values }: Props) {
             required
             defaultValue={v.startMatchDay ?? ""}
           />
-          <Field id="cc-prize" label="Prize (optional)" name="prize" type="text" maxLength={500} placeholder={DEFAULT_PRIZE} defaultValue={v.prize ?? ""} />
+          <Field
+            id="cc-prize"
+            label="Prize (optional)"
+            name="prize"
+            type="text"
+            maxLength={500}
+            placeholder={DEFAULT_PRIZE}
+            defaultValue={v.prize ?? ""}
+          />
         </div>
         <div className="admin-form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>

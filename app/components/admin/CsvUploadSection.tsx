@@ -65,8 +65,8 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
       <div className="card admin-form">
         <p>
           Required columns: <code>{REQUIRED_COLUMNS.join(", ")}</code>. Optional: <code>id</code>, <code>home_score</code>,{" "}
-          <code>away_score</code>. Rows are matched on <code>id</code> when given, else on league, season, match day and teams.
-          An empty status means pending. Up to 1 MB and 5,000 rows.
+          <code>away_score</code>. Rows are matched on <code>id</code> when given, else on league, season, match day and teams. An empty
+          status means pending. Up to 1 MB and 5,000 rows.
         </p>
         <p>
           <a href="/admin/fixtures-template.csv" download className="btn btn-link">
@@ -77,7 +77,15 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
           <input type="hidden" name="intent" value="upload-csv" />
           <div className="field">
             <label htmlFor="csv-file">CSV file</label>
-            <input ref={fileRef} id="csv-file" name="file" type="file" accept=".csv,text/csv" required onChange={(event) => void onFile(event)} />
+            <input
+              ref={fileRef}
+              id="csv-file"
+              name="file"
+              type="file"
+              accept=".csv,text/csv"
+              required
+              onChange={(event) => void onFile(event)}
+            />
           </div>
           <div className="admin-form-actions">
             <button type="submit" className="btn btn-primary" disabled={busy || !canImport}>
@@ -121,7 +129,9 @@ export function CsvUploadSection({ result }: { result: UploadResult | null }) {
                             {row.values[c]}
                           </td>
                         ))}
-                        <td>{row.error ? <span className="preview-error">{row.error}</span> : <span className="badge badge-success">OK</span>}</td>
+                        <td>
+                          {row.error ? <span className="preview-error">{row.error}</span> : <span className="badge badge-success">OK</span>}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

@@ -31,20 +31,55 @@ function formatDate(value: string) {
   return dateFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(date);
 }
 
-function NoteForm({ note, today, error, values }: { note: ReleaseNote | null; today: string; error: string | null; values: NoteFormValues | null }) {
+function NoteForm({
+  note,
+  today,
+  error,
+  values,
+}: {
+  note: ReleaseNote | null;
+  today: string;
+  error: string | null;
+  values: NoteFormValues | null;
+}) {
   const intent = note ? "update-note" : "create-note";
   const busy = usePending(intent);
-  const v: NoteFormValues = values ?? (note ? { version: note.version, title: note.title, content: note.content, releaseDate: note.releaseDate } : {});
+  const v: NoteFormValues =
+    values ?? (note ? { version: note.version, title: note.title, content: note.content, releaseDate: note.releaseDate } : {});
   const prefix = note ? "edit-note" : "new-note";
   return (
-    <Form method="post" action={note ? `${BASE}?editNote=${note.id}` : BASE} className="card admin-form" noValidate key={`${note?.id ?? "new"}|${JSON.stringify(values)}`}>
+    <Form
+      method="post"
+      action={note ? `${BASE}?editNote=${note.id}` : BASE}
+      className="card admin-form"
+      noValidate
+      key={`${note?.id ?? "new"}|${JSON.stringify(values)}`}
+    >
       <h3>{note ? `Edit Release Note ${note.version}` : "New Release Note"}</h3>
       <input type="hidden" name="intent" value={intent} />
       {note ? <input type="hidden" name="id" value={note.id} /> : null}
       <FormError message={error} />
       <div className="admin-grid">
-        <Field id={`${prefix}-version`} label="Version" name="version" type="text" required maxLength={50} defaultValue={v.version ?? ""} autoComplete="off" />
-        <Field id={`${prefix}-title`} label="Title" name="title" type="text" required maxLength={200} defaultValue={v.title ?? ""} autoComplete="off" />
+        <Field
+          id={`${prefix}-version`}
+          label="Version"
+          name="version"
+          type="text"
+          required
+          maxLength={50}
+          defaultValue={v.version ?? ""}
+          autoComplete="off"
+        />
+        <Field
+          id={`${prefix}-title`}
+          label="Title"
+          name="title"
+          type="text"
+          required
+          maxLength={200}
+          defaultValue={v.title ?? ""}
+          autoComplete="off"
+        />
         <Field id={`${prefix}-date`} label="Release Date" name="releaseDate" type="date" defaultValue={v.releaseDate ?? today} />
       </div>
       <div className="field">
@@ -97,8 +132,8 @@ function DeleteForm({ note }: { note: ReleaseNote }) {
 /** Release notes: list (newest first), create, edit, publish / unpublish, delete with confirmation. */
 export function ReleaseNotesSection({ notes, editId, confirmDeleteId, today, formError }: Props) {
   const navigate = useNavigate();
-  const editing = editId ? notes.find((n) => n.id === editId) ?? null : null;
-  const deleting = confirmDeleteId ? notes.find((n) => n.id === confirmDeleteId) ?? null : null;
+  const editing = editId ? (notes.find((n) => n.id === editId) ?? null) : null;
+  const deleting = confirmDeleteId ? (notes.find((n) => n.id === confirmDeleteId) ?? null) : null;
   const errorFor = (intent: string, id: string | null) =>
     formError && formError.intent === intent && formError.id === id ? formError : null;
   const editError = editing ? errorFor("update-note", editing.id) : null;

@@ -122,7 +122,13 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
       </Form>
       <div className="admin-fixture-actions">
         {postponed ? null : locked ? (
-          <Link to={withParam(here, "edit", f.id)} className="btn btn-secondary btn-sm" preventScrollReset replace aria-label={`Edit ${f.homeTeam} v ${f.awayTeam}`}>
+          <Link
+            to={withParam(here, "edit", f.id)}
+            className="btn btn-secondary btn-sm"
+            preventScrollReset
+            replace
+            aria-label={`Edit ${f.homeTeam} v ${f.awayTeam}`}
+          >
             Edit
           </Link>
         ) : (

@@ -19,7 +19,17 @@ interface Props {
 }
 
 /** The Overview tab: the competition's state and the player's actions (register, unregister, pick a team). */
-export function OverviewPanel({ competition: c, currentSelection, isMember, closed, eliminated, canRegister, canUnregister, canSelect, error }: Props) {
+export function OverviewPanel({
+  competition: c,
+  currentSelection,
+  isMember,
+  closed,
+  eliminated,
+  canRegister,
+  canUnregister,
+  canSelect,
+  error,
+}: Props) {
   const registering = usePending("register");
   const unregistering = usePending("unregister");
   return (
