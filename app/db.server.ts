@@ -156,30 +156,20 @@ const SESSION_COLUMNS = `u.id, u.email, u.username, u.role, u.time_zone as "time
  * loader follows on the same connection without waiting for the ones before it. The server path (accounts,
  * sessions, mail) keeps its own short transactions on a second connection.
  */
+/** A client with one connection (for Hyperdrive: no type fetching, no named prepared statements). */
+const oneConnection = (connectionString: string) =>
+  postgres(connectionString, { max: 1, fetch_types: false, prepare: false, connect_timeout: 5, idle_timeout: 5, onnotice: () => {} });
+
 export function createDb(connectionString: string, now: Date, opts: { serializeStatements?: boolean } = {}): Db {
   const counter = { statements: 0 };
-  const sql = postgres(connectionString, {
-    max: 1,
-    fetch_types: false,
-    prepare: false,
-    connect_timeout: 5,
-    idle_timeout: 5,
-    onnotice: () => {},
-  });
+  const sql = oneConnection(connectionString);
   const iso = now.toISOString();
 
   // ---------- the player path: the request's transaction ----------
   // A client of its own with one connection: every statement of the request's transaction goes down the
   // same connection, in the order it was issued. (postgres.js's reserve() never resolves on a fresh
   // connection when fetch_types is off, so it is not used.)
-  const player = postgres(connectionString, {
-    max: 1,
-    fetch_types: false,
-    prepare: false,
-    connect_timeout: 5,
-    idle_timeout: 5,
-    onnotice: () => {},
-  });
+  const player = oneConnection(connectionString);
   type Pending = { text: string; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
   let queue: Pending[] = [];
   let flushing: ReturnType<typeof setTimeout> | undefined;

@@ -34,9 +34,8 @@ export interface CompetitionInfo {
   selectionOpen: boolean;
 }
 
-export interface SeasonStanding {
-  userId: string;
-  username: string;
+/** A member's season figures, as the stats view has them (standings, dashboard rows). */
+export interface SeasonStats {
   rank: number | null;
   wins: number;
   draws: number;
@@ -44,6 +43,11 @@ export interface SeasonStanding {
   goalsFor: number;
   goalsAgainst: number;
   points: number;
+}
+
+export interface SeasonStanding extends SeasonStats {
+  userId: string;
+  username: string;
 }
 
 export interface KnockoutStanding {

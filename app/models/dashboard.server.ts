@@ -1,4 +1,5 @@
 import type { Db } from "~/db.server";
+import type { SeasonStats } from "~/models/competition-rows.server";
 
 interface UpcomingCompetition {
   id: string;
@@ -11,19 +12,12 @@ interface UpcomingCompetition {
   registrationDeadline: string | null;
 }
 
-export interface RegisteredCompetition {
+export interface RegisteredCompetition extends SeasonStats {
   id: string;
   name: string;
   type: "season" | "knockout";
   competitionStatus: "active" | "inactive";
   membershipStatus: "active" | "completed" | "eliminated";
-  rank: number | null;
-  wins: number;
-  draws: number;
-  losses: number;
-  goalsFor: number;
-  goalsAgainst: number;
-  points: number;
   currentSelection: string | null;
   /** active = the player may pick now; decided in SQL (user_competition_stats_view.selection_status). */
   selectionStatus: "active" | "eliminated" | "closed";
