@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { SELF_DESCRIBE_MAX } from "./profile-fields";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
-import { dateFormat } from "./date-format";
+import { dateFormat, safeTimeZone } from "./date-format";
 
 const email = z
   .string({ error: "Email is required." })
@@ -71,22 +71,9 @@ export function startDateField(today: string) {
     .refine((d) => d >= today, START_DATE_PAST);
 }
 
-/** "Today" as YYYY-MM-DD in a time zone (the player's own calendar day decides their 18th birthday). */
+/** "Today" as YYYY-MM-DD in the player's time zone (UTC when unknown), as the creation forms show it. */
 export function todayIn(now: Date, timeZone: string | null | undefined): string {
-  try {
-    return dateFormat("en-CA", { timeZone: timeZone || "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
-  } catch {
-    return now.toISOString().slice(0, 10);
-  }
-}
-
-function isValidTimeZone(tz: string): boolean {
-  try {
-    dateFormat("en-GB", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
+  return dateFormat("en-CA", { timeZone: safeTimeZone(timeZone), year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
 /**
@@ -117,7 +104,7 @@ export function profileSchema() {
         .trim()
         .max(64)
         .optional()
-        .transform((v) => (v && isValidTimeZone(v) ? v : "UTC")),
+        .transform((v) => safeTimeZone(v)),
     })
     .superRefine((v, ctx) => {
       if (v.gender === "self-describe" && !v.genderSelfDescribe) {
