@@ -585,11 +585,7 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
       )}`;
     // prediction is derived from the side by the table's trigger.
 
-    const scout = plan.competitions.find((c) => c.type === "scout")!;
-    await tx`
-      insert into public.tickets ${tx(
-        plan.players.map((p) => ({ user_id: p.id, ticket_type: "footycoach", target_competition_id: scout.id, created_at: createdAt })),
-      )}`;
+    // FootyCoach tickets: the database grants every player one for each active Scout competition.
 
     const admin = plan.players.find((p) => p.role === "admin")!;
     const day = (days: number) => isoDate(new Date(now.getTime() - days * 86_400_000));
