@@ -4,6 +4,7 @@
  * scoring on result entry (every badge, postponed, idempotent, correction), match-day advance and both
  * leaderboards (order with ties, the season's sum of best entries, a player's pinned row).
  */
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAdmin, createCompetition, createFixtures, createPlayer, type Sql } from "../support/factories";
 import { asUser, errorCode, useTestDatabase } from "../support/pg";
@@ -60,12 +61,14 @@ const redeem = (userId: string, competitionId: string, now = OPEN, type: string 
     { now },
   );
 
-type Pick = { fixture_id: string | number; home_goals: unknown; away_goals: unknown };
+type Pick = { fixture_id: string | number; home_goals: number | null; away_goals: number | null };
 const save = (userId: string, entryId: string, picks: Pick[], now = OPEN) =>
   asUser(
     sql,
     userId,
-    async (tx) => (await tx<{ code: string }[]>`select public.save_scout_predictions(${entryId}, ${tx.json(picks)}) as code`)[0].code,
+    async (tx) =>
+      (await tx<{ code: string }[]>`select public.save_scout_predictions(${entryId}, ${tx.json(picks as postgres.JSONValue)}) as code`)[0]
+        .code,
     { now },
   );
 
