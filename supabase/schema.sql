@@ -1816,6 +1816,13 @@ begin
                      where e.competition_id = v_c.id and e.user_id = p_user_id
                        and e.match_day = v_c.current_match_day), 0),
           v_ticket.id);
+  -- the player's season row (so a player with no points yet is on the season board too)
+  insert into public.scout_season_totals as s
+    (league, season, user_id, total_points, exact_count, best_entry_index, latest_match_day, first_entry_at)
+  values (v_c.league, v_c.season, p_user_id, 0, 0, 0, v_c.current_match_day, public.app_now())
+  on conflict (league, season, user_id) do update
+     set latest_match_day = excluded.latest_match_day, best_entry_index = 0
+   where s.latest_match_day < excluded.latest_match_day;
   if v_ticket.ticket_type = 'footycoach' then
     -- the free entry of this match day is used; the next one comes with the next match day
     insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
@@ -1996,12 +2003,14 @@ CREATE FUNCTION private.refresh_scout_season_totals(p_league text, p_season text
     select distinct on (e.user_id, e.match_day)
            e.user_id, e.match_day, e.total_points, e.exact_count, e.entry_index
       from public.scout_entries e
-     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+      join (select distinct u.id from unnest(p_user_ids) as u (id)) u on u.id = e.user_id  -- a join, not = any: O(n)
+     where e.league = p_league and e.season = p_season
      order by e.user_id, e.match_day, e.total_points desc, e.exact_count desc, e.created_at, e.id
   ), firsts as (
     select e.user_id, min(e.created_at) as first_entry_at
       from public.scout_entries e
-     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+      join (select distinct u.id from unnest(p_user_ids) as u (id)) u on u.id = e.user_id
+     where e.league = p_league and e.season = p_season
      group by e.user_id
   ), totals as (
     select b.user_id,
@@ -2391,7 +2400,6 @@ declare
   v_leagues text[];
   v_seasons text[];
   v_changed integer;
-  v_affected jsonb;
   v_k record;
 begin
   if p_fixture_ids is null or pg_catalog.cardinality(p_fixture_ids) = 0 then
@@ -2402,8 +2410,11 @@ begin
     from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
   perform private.lock_scout_competitions(v_leagues, v_seasons);
 
-  -- One statement: re-score, then move each touched entry's totals by the change (a data-modifying CTE does not
-  -- see the others' writes, so the entries are adjusted by deltas rather than re-summed).
+  -- 1. Re-score; keep each touched entry's change (points and exact count) for the next steps.
+  create temporary table if not exists scout_entry_changes (
+    entry_id uuid primary key, d_points integer not null, d_exact integer not null
+  ) on commit drop;
+  delete from pg_temp.scout_entry_changes;
   with fresh as (
     select p.id, p.scout_entry_id, p.points_awarded as old_points, p.exact as old_exact,
            private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) as points
@@ -2417,30 +2428,68 @@ begin
      where p.id = fr.id and (p.points_awarded, p.exact) is distinct from (fr.points, fr.points = 5)
     returning fr.scout_entry_id, fr.points - fr.old_points as d_points,
               (fr.points = 5)::integer - fr.old_exact::integer as d_exact
-  ), per_entry as (
-    select c.scout_entry_id, sum(c.d_points)::integer as d_points, sum(c.d_exact)::integer as d_exact
-      from changed c group by c.scout_entry_id
-  ), entries as (
-    update public.scout_entries e
-       set total_points = e.total_points + d.d_points, exact_count = e.exact_count + d.d_exact
-      from per_entry d
-     where e.id = d.scout_entry_id
-    returning e.league, e.season, e.user_id
   )
-  select (select count(*) from changed)::integer,
-         coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('league', g.league, 'season', g.season, 'users', g.users)),
-                  '[]'::jsonb)
-    into v_changed, v_affected
-    from (select en.league, en.season, pg_catalog.array_agg(distinct en.user_id) as users
-            from entries en group by en.league, en.season) g;
+  insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
+  select c.scout_entry_id, sum(c.d_points)::integer, sum(c.d_exact)::integer from changed c group by c.scout_entry_id;
+  get diagnostics v_changed = row_count;
 
-  for v_k in
-    select x.value ->> 'league' as league, x.value ->> 'season' as season,
-           array(select u.value::uuid from pg_catalog.jsonb_array_elements_text(x.value -> 'users') u) as users
-      from pg_catalog.jsonb_array_elements(v_affected) x
-  loop
-    perform private.refresh_scout_season_totals(v_k.league, v_k.season, v_k.users);
-  end loop;
+  if v_changed > 0 then
+    -- 2. Season totals: players without a row yet (entries not made through redeem) get one built in full.
+    for v_k in
+      select e.league, e.season, pg_catalog.array_agg(distinct e.user_id) as users
+        from pg_temp.scout_entry_changes c
+        join public.scout_entries e on e.id = c.entry_id
+       where not exists (select 1 from public.scout_season_totals s
+                          where s.league = e.league and s.season = e.season and s.user_id = e.user_id)
+       group by e.league, e.season
+    loop
+      perform private.refresh_scout_season_totals(v_k.league, v_k.season, v_k.users);
+    end loop;
+
+    -- 3. Then move every touched player's season total by the change of the best entry of each touched match
+    -- day: the best before (entries still hold the old totals) and after (old totals + change). Only the touched
+    -- (player, match day) groups are read, never the player's whole season.
+    with touched as (
+      select distinct e.league, e.season, e.match_day, e.user_id
+        from pg_temp.scout_entry_changes c join public.scout_entries e on e.id = c.entry_id
+    ), cand as (
+      select e.league, e.season, e.match_day, e.user_id, e.id, e.entry_index, e.created_at,
+             e.total_points as old_p, e.exact_count as old_e,
+             e.total_points + coalesce(c.d_points, 0) as new_p, e.exact_count + coalesce(c.d_exact, 0) as new_e
+        from touched t
+        join public.scout_entries e
+          on e.user_id = t.user_id and e.league = t.league and e.season = t.season and e.match_day = t.match_day
+        left join pg_temp.scout_entry_changes c on c.entry_id = e.id
+    ), old_best as (
+      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, old_p, old_e
+        from cand order by league, season, match_day, user_id, old_p desc, old_e desc, created_at, id
+    ), new_best as (
+      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, new_p, new_e, entry_index
+        from cand order by league, season, match_day, user_id, new_p desc, new_e desc, created_at, id
+    ), delta as (
+      select n.league, n.season, n.user_id,
+             sum(n.new_p - o.old_p)::integer as d_points, sum(n.new_e - o.old_e)::integer as d_exact,
+             max(n.match_day) as match_day,
+             (pg_catalog.array_agg(n.entry_index order by n.match_day desc))[1] as entry_index
+        from new_best n join old_best o using (league, season, match_day, user_id)
+       group by n.league, n.season, n.user_id
+    )
+    update public.scout_season_totals s
+       set total_points = s.total_points + d.d_points,
+           exact_count = s.exact_count + d.d_exact,
+           best_entry_index = case when d.match_day >= s.latest_match_day then d.entry_index else s.best_entry_index end,
+           latest_match_day = greatest(s.latest_match_day, d.match_day)
+      from delta d
+     where s.league = d.league and s.season = d.season and s.user_id = d.user_id
+       and (d.d_points <> 0 or d.d_exact <> 0
+            or (d.match_day >= s.latest_match_day and d.entry_index <> s.best_entry_index));
+
+    -- 4. The entries themselves.
+    update public.scout_entries e
+       set total_points = e.total_points + c.d_points, exact_count = e.exact_count + c.d_exact
+      from pg_temp.scout_entry_changes c
+     where e.id = c.entry_id and (c.d_points <> 0 or c.d_exact <> 0);
+  end if;
 
   for i in 1 .. coalesce(pg_catalog.cardinality(v_leagues), 0) loop
     perform private.advance_scout_competitions(v_leagues[i], v_seasons[i]);
@@ -2543,7 +2592,6 @@ REVOKE ALL ON FUNCTION private.scout_entries_before_write() FROM PUBLIC;
 
 CREATE FUNCTION private.scout_points(p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer) RETURNS integer
     LANGUAGE sql IMMUTABLE
-    SET search_path TO ''
     AS $$
   select case
     when p_status is distinct from 'complete' or p_home_score is null or p_away_score is null then 0
@@ -2768,12 +2816,20 @@ REVOKE ALL ON FUNCTION private.team_selections_refresh_stats() FROM PUBLIC;
 --
 
 CREATE FUNCTION private.today_in_zone(p_time_zone text) RETURNS date
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
-    AS $$
-  select (public.app_now() at time zone coalesce(
-           (select z.name from pg_catalog.pg_timezone_names z where z.name = p_time_zone limit 1), 'UTC'))::date
-$$;
+    AS $_$
+begin
+  if p_time_zone is null or p_time_zone !~ '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+){0,2}$'
+     or p_time_zone ~ '[0-9]$' and p_time_zone !~ '/' then
+    return (public.app_now() at time zone 'UTC')::date;
+  end if;
+  return (public.app_now() at time zone p_time_zone)::date;
+exception
+  when invalid_parameter_value then
+    return (public.app_now() at time zone 'UTC')::date;
+end
+$_$;
 
 --
 -- Name: FUNCTION today_in_zone(p_time_zone text); Type: ACL; Schema: private
@@ -4476,7 +4532,8 @@ CREATE TABLE public.scout_predictions (
     CONSTRAINT scout_predictions_exact_means_five CHECK ((exact = (points_awarded = 5))),
     CONSTRAINT scout_predictions_home_goals_range CHECK (((home_goals >= 0) AND (home_goals <= 9))),
     CONSTRAINT scout_predictions_points_check CHECK ((points_awarded = ANY (ARRAY[0, 1, 2, 3, 5])))
-);
+)
+WITH (fillfactor='85');
 
 --
 -- Name: scout_predictions scout_predictions_entry_fixture_key; Type: CONSTRAINT; Schema: public
@@ -4502,7 +4559,7 @@ CREATE INDEX scout_predictions_fixture_id_idx ON public.scout_predictions USING 
 -- Name: scout_predictions scout_predictions_set_updated_at; Type: TRIGGER; Schema: public
 --
 
-CREATE TRIGGER scout_predictions_set_updated_at BEFORE UPDATE ON public.scout_predictions FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER scout_predictions_set_updated_at BEFORE UPDATE OF home_goals, away_goals ON public.scout_predictions FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 
 --
 -- Name: scout_predictions scout_predictions_fixture_id_fkey; Type: FK CONSTRAINT; Schema: public

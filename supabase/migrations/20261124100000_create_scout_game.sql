@@ -27,18 +27,28 @@ alter table public.tickets
 
 create index tickets_user_unused_referral_idx on public.tickets (user_id) where ticket_type = 'referral' and not used;
 
+-- Scoring rewrites points in bulk: leave room on each page so those updates stay HOT (no index writes), and keep
+-- updated_at for the player's own changes (scores), not the scorer's.
+alter table public.scout_predictions set (fillfactor = 85);
+drop trigger scout_predictions_set_updated_at on public.scout_predictions;
+create trigger scout_predictions_set_updated_at
+  before update of home_goals, away_goals on public.scout_predictions
+  for each row execute function private.set_updated_at();
+
 -- ---------------------------------------------------------------------------------------------------------
 -- Points
 -- ---------------------------------------------------------------------------------------------------------
 
 -- Points of one prediction: 5 for the exact score; else 2 when either team's goal count is right plus 1 when the
 -- result is right (at most 3). Only a complete fixture scores; pending and postponed give 0.
+-- No SET clause, so the planner inlines it into set-based scoring (a SET makes every call a function call, which
+-- tripled the time to score a million predictions); every name in it is schema-qualified or a built-in operator
+-- on integers.
 create function private.scout_points(
   p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer
 ) returns integer
   language sql
   immutable
-  set search_path = ''
 as $$
   select case
     when p_status is distinct from 'complete' or p_home_score is null or p_away_score is null then 0
@@ -88,12 +98,14 @@ as $$
     select distinct on (e.user_id, e.match_day)
            e.user_id, e.match_day, e.total_points, e.exact_count, e.entry_index
       from public.scout_entries e
-     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+      join (select distinct u.id from unnest(p_user_ids) as u (id)) u on u.id = e.user_id  -- a join, not = any: O(n)
+     where e.league = p_league and e.season = p_season
      order by e.user_id, e.match_day, e.total_points desc, e.exact_count desc, e.created_at, e.id
   ), firsts as (
     select e.user_id, min(e.created_at) as first_entry_at
       from public.scout_entries e
-     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+      join (select distinct u.id from unnest(p_user_ids) as u (id)) u on u.id = e.user_id
+     where e.league = p_league and e.season = p_season
      group by e.user_id
   ), totals as (
     select b.user_id,
@@ -140,7 +152,8 @@ as $$
 $$;
 
 -- Score every prediction of these fixtures from the fixtures' current results, adjust the entries' totals by the
--- change, refresh the affected players' season totals and advance Scout competitions whose match day finished.
+-- change, move the affected players' season totals by the change of their best entries and advance Scout
+-- competitions whose match day finished.
 -- Set-based and idempotent: a prediction whose points are already right is not written. Returns the number of
 -- predictions whose points changed.
 create function private.score_scout_fixtures(p_fixture_ids bigint[]) returns integer
@@ -152,7 +165,6 @@ declare
   v_leagues text[];
   v_seasons text[];
   v_changed integer;
-  v_affected jsonb;
   v_k record;
 begin
   if p_fixture_ids is null or pg_catalog.cardinality(p_fixture_ids) = 0 then
@@ -163,8 +175,11 @@ begin
     from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
   perform private.lock_scout_competitions(v_leagues, v_seasons);
 
-  -- One statement: re-score, then move each touched entry's totals by the change (a data-modifying CTE does not
-  -- see the others' writes, so the entries are adjusted by deltas rather than re-summed).
+  -- 1. Re-score; keep each touched entry's change (points and exact count) for the next steps.
+  create temporary table if not exists scout_entry_changes (
+    entry_id uuid primary key, d_points integer not null, d_exact integer not null
+  ) on commit drop;
+  delete from pg_temp.scout_entry_changes;
   with fresh as (
     select p.id, p.scout_entry_id, p.points_awarded as old_points, p.exact as old_exact,
            private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) as points
@@ -178,30 +193,68 @@ begin
      where p.id = fr.id and (p.points_awarded, p.exact) is distinct from (fr.points, fr.points = 5)
     returning fr.scout_entry_id, fr.points - fr.old_points as d_points,
               (fr.points = 5)::integer - fr.old_exact::integer as d_exact
-  ), per_entry as (
-    select c.scout_entry_id, sum(c.d_points)::integer as d_points, sum(c.d_exact)::integer as d_exact
-      from changed c group by c.scout_entry_id
-  ), entries as (
-    update public.scout_entries e
-       set total_points = e.total_points + d.d_points, exact_count = e.exact_count + d.d_exact
-      from per_entry d
-     where e.id = d.scout_entry_id
-    returning e.league, e.season, e.user_id
   )
-  select (select count(*) from changed)::integer,
-         coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('league', g.league, 'season', g.season, 'users', g.users)),
-                  '[]'::jsonb)
-    into v_changed, v_affected
-    from (select en.league, en.season, pg_catalog.array_agg(distinct en.user_id) as users
-            from entries en group by en.league, en.season) g;
+  insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
+  select c.scout_entry_id, sum(c.d_points)::integer, sum(c.d_exact)::integer from changed c group by c.scout_entry_id;
+  get diagnostics v_changed = row_count;
 
-  for v_k in
-    select x.value ->> 'league' as league, x.value ->> 'season' as season,
-           array(select u.value::uuid from pg_catalog.jsonb_array_elements_text(x.value -> 'users') u) as users
-      from pg_catalog.jsonb_array_elements(v_affected) x
-  loop
-    perform private.refresh_scout_season_totals(v_k.league, v_k.season, v_k.users);
-  end loop;
+  if v_changed > 0 then
+    -- 2. Season totals: players without a row yet (entries not made through redeem) get one built in full.
+    for v_k in
+      select e.league, e.season, pg_catalog.array_agg(distinct e.user_id) as users
+        from pg_temp.scout_entry_changes c
+        join public.scout_entries e on e.id = c.entry_id
+       where not exists (select 1 from public.scout_season_totals s
+                          where s.league = e.league and s.season = e.season and s.user_id = e.user_id)
+       group by e.league, e.season
+    loop
+      perform private.refresh_scout_season_totals(v_k.league, v_k.season, v_k.users);
+    end loop;
+
+    -- 3. Then move every touched player's season total by the change of the best entry of each touched match
+    -- day: the best before (entries still hold the old totals) and after (old totals + change). Only the touched
+    -- (player, match day) groups are read, never the player's whole season.
+    with touched as (
+      select distinct e.league, e.season, e.match_day, e.user_id
+        from pg_temp.scout_entry_changes c join public.scout_entries e on e.id = c.entry_id
+    ), cand as (
+      select e.league, e.season, e.match_day, e.user_id, e.id, e.entry_index, e.created_at,
+             e.total_points as old_p, e.exact_count as old_e,
+             e.total_points + coalesce(c.d_points, 0) as new_p, e.exact_count + coalesce(c.d_exact, 0) as new_e
+        from touched t
+        join public.scout_entries e
+          on e.user_id = t.user_id and e.league = t.league and e.season = t.season and e.match_day = t.match_day
+        left join pg_temp.scout_entry_changes c on c.entry_id = e.id
+    ), old_best as (
+      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, old_p, old_e
+        from cand order by league, season, match_day, user_id, old_p desc, old_e desc, created_at, id
+    ), new_best as (
+      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, new_p, new_e, entry_index
+        from cand order by league, season, match_day, user_id, new_p desc, new_e desc, created_at, id
+    ), delta as (
+      select n.league, n.season, n.user_id,
+             sum(n.new_p - o.old_p)::integer as d_points, sum(n.new_e - o.old_e)::integer as d_exact,
+             max(n.match_day) as match_day,
+             (pg_catalog.array_agg(n.entry_index order by n.match_day desc))[1] as entry_index
+        from new_best n join old_best o using (league, season, match_day, user_id)
+       group by n.league, n.season, n.user_id
+    )
+    update public.scout_season_totals s
+       set total_points = s.total_points + d.d_points,
+           exact_count = s.exact_count + d.d_exact,
+           best_entry_index = case when d.match_day >= s.latest_match_day then d.entry_index else s.best_entry_index end,
+           latest_match_day = greatest(s.latest_match_day, d.match_day)
+      from delta d
+     where s.league = d.league and s.season = d.season and s.user_id = d.user_id
+       and (d.d_points <> 0 or d.d_exact <> 0
+            or (d.match_day >= s.latest_match_day and d.entry_index <> s.best_entry_index));
+
+    -- 4. The entries themselves.
+    update public.scout_entries e
+       set total_points = e.total_points + c.d_points, exact_count = e.exact_count + c.d_exact
+      from pg_temp.scout_entry_changes c
+     where e.id = c.entry_id and (c.d_points <> 0 or c.d_exact <> 0);
+  end if;
 
   for i in 1 .. coalesce(pg_catalog.cardinality(v_leagues), 0) loop
     perform private.advance_scout_competitions(v_leagues[i], v_seasons[i]);
@@ -490,6 +543,13 @@ begin
                      where e.competition_id = v_c.id and e.user_id = p_user_id
                        and e.match_day = v_c.current_match_day), 0),
           v_ticket.id);
+  -- the player's season row (so a player with no points yet is on the season board too)
+  insert into public.scout_season_totals as s
+    (league, season, user_id, total_points, exact_count, best_entry_index, latest_match_day, first_entry_at)
+  values (v_c.league, v_c.season, p_user_id, 0, 0, 0, v_c.current_match_day, public.app_now())
+  on conflict (league, season, user_id) do update
+     set latest_match_day = excluded.latest_match_day, best_entry_index = 0
+   where s.latest_match_day < excluded.latest_match_day;
   if v_ticket.ticket_type = 'footycoach' then
     -- the free entry of this match day is used; the next one comes with the next match day
     insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
