@@ -12,35 +12,46 @@
 -- Contents
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
---   private functions: accounts_sync_profile_email, admin_create_competition, after_fixture_change,
---                      authenticate, can_see_match_day_picks, close_due_registrations, competition_leagues,
---                      competition_registration_key, competition_seasons, competition_types,
---                      competitions_before_write, create_competition, create_private_competition, csv_text,
---                      eligible_teams, fixtures_refresh_matchdays, fixtures_refresh_stats, is_admin,
---                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
---                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
---                      matchdays_sync_competitions, player_names_sync_sort_name, process_competition,
---                      process_due_matchdays, profiles_before_insert, profiles_check_age,
---                      profiles_protect_columns, profiles_sync_player_name, random_code, refresh_matchday,
---                      refresh_membership_stats, refresh_memberships, registration_is_open,
---                      registration_state, reprocess_competition, require_admin, rerank_competition,
---                      save_fixture_result, save_team_selection, scout_entries_before_write,
---                      set_fixture_postponed, set_player_selection, set_updated_at,
---                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
---                      unregister_competition, upsert_fixtures, user_selections_before_write,
+--   private tables: scout_scoring_queue
+--   private functions: accounts_sync_profile_email, admin_create_competition, advance_scout_competitions,
+--                      after_fixture_change, authenticate, can_see_match_day_picks, close_due_registrations,
+--                      competition_leagues, competition_registration_key, competition_seasons,
+--                      competition_types, competitions_before_write, create_competition,
+--                      create_private_competition, csv_text, drain_scout_scoring_queue, eligible_teams,
+--                      fixtures_queue_scout_scoring, fixtures_refresh_matchdays, fixtures_refresh_stats,
+--                      get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
+--                      get_scout_leaderboard_season, get_scout_leaderboard_season_player,
+--                      grant_footycoach_tickets_for_competition, grant_footycoach_tickets_for_profile,
+--                      is_admin, is_team_name, join_competition, knockout_status, local_today,
+--                      lock_competition, lock_competition_of_row, lock_competitions_of,
+--                      lock_competitions_of_many, lock_scout_competitions, matchdays_sync_competitions,
+--                      player_names_sync_sort_name, process_competition, process_due_matchdays,
+--                      profiles_before_insert, profiles_check_age, profiles_protect_columns,
+--                      profiles_sync_player_name, random_code, redeem_ticket_for_entry, refresh_matchday,
+--                      refresh_membership_stats, refresh_memberships, refresh_scout_season_totals,
+--                      registration_is_open, registration_state, reprocess_competition, require_admin,
+--                      rerank_competition, save_fixture_result, save_scout_predictions, save_team_selection,
+--                      score_scout_fixtures, score_scout_sweep, scout_display_name,
+--                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
+--                      set_updated_at, team_selections_before_write, team_selections_refresh_stats,
+--                      today_in_zone, unregister_competition, upsert_fixtures, user_selections_before_write,
 --                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
---                  scout_entries, scout_predictions, team_selections, tickets, user_selections
+--                  scout_entries, scout_predictions, scout_season_totals, team_selections, tickets,
+--                  user_selections
 --   public views: knockout_leaderboard_view, user_competition_stats_view
 --   public functions: admin_create_competition, app_now, competition_registration_key,
 --                     create_private_competition, default_prize, default_total_match_days,
---                     get_eligible_teams, join_competition, knockout_leaderboard_page,
---                     knockout_leaderboard_position, matchday_closed, matchday_deadline,
---                     matchday_deadline_passed, process_due_matchdays, registration_state,
---                     save_fixture_result, save_team_selection, season_leaderboard_page,
---                     season_leaderboard_position, selection_open, set_fixture_postponed,
---                     set_player_selection, unregister_competition, upsert_fixtures
+--                     get_eligible_teams, get_scout_leaderboard_matchday,
+--                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
+--                     get_scout_leaderboard_season_player, get_scout_state, join_competition,
+--                     knockout_leaderboard_page, knockout_leaderboard_position, matchday_closed,
+--                     matchday_deadline, matchday_deadline_passed, process_due_matchdays,
+--                     redeem_ticket_for_entry, registration_state, save_fixture_result,
+--                     save_scout_predictions, save_team_selection, score_scout_sweep,
+--                     season_leaderboard_page, season_leaderboard_position, selection_open,
+--                     set_fixture_postponed, set_player_selection, unregister_competition, upsert_fixtures
 
 -- =========================================================================================================
 -- Schema account
@@ -348,6 +359,29 @@ CREATE SCHEMA private;
 GRANT USAGE ON SCHEMA private TO authenticated;
 GRANT USAGE ON SCHEMA private TO service_role;
 
+-- private: tables ----------------------------------------------------------------------------------------
+
+--
+-- Name: scout_scoring_queue; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.scout_scoring_queue (
+    fixture_id bigint NOT NULL
+);
+
+--
+-- Name: scout_scoring_queue scout_scoring_queue_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.scout_scoring_queue
+    ADD CONSTRAINT scout_scoring_queue_pkey PRIMARY KEY (fixture_id);
+
+--
+-- Name: scout_scoring_queue scout_scoring_queue_drain; Type: TRIGGER; Schema: private
+--
+
+CREATE CONSTRAINT TRIGGER scout_scoring_queue_drain AFTER INSERT ON private.scout_scoring_queue DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION private.drain_scout_scoring_queue();
+
 -- private: functions -------------------------------------------------------------------------------------
 
 --
@@ -393,6 +427,50 @@ $$;
 REVOKE ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO authenticated;
 GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO service_role;
+
+--
+-- Name: advance_scout_competitions(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.advance_scout_competitions(p_league text, p_season text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_c public.competitions%rowtype;
+  v_moved integer := 0;
+begin
+  for v_c in
+    select * from public.competitions c
+     where c.type = 'scout' and c.status = 'active' and c.league = p_league and c.season = p_season
+     order by c.id
+       for no key update
+  loop
+    loop
+      exit when not public.matchday_deadline_passed(v_c.league, v_c.season, v_c.current_match_day)
+             or exists (select 1 from public.fixtures f
+                         where f.league = v_c.league and f.season = v_c.season
+                           and f.match_day = v_c.current_match_day and f.status = 'pending');
+      if v_c.current_match_day >= v_c.total_match_days then
+        update public.competitions c set status = 'inactive', registration_status = 'completed'
+         where c.id = v_c.id returning * into v_c;
+        v_moved := v_moved + 1;
+        exit;
+      end if;
+      update public.competitions c set current_match_day = c.current_match_day + 1
+       where c.id = v_c.id returning * into v_c;
+      v_moved := v_moved + 1;
+    end loop;
+  end loop;
+  return v_moved;
+end
+$$;
+
+--
+-- Name: FUNCTION advance_scout_competitions(p_league text, p_season text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.advance_scout_competitions(p_league text, p_season text) FROM PUBLIC;
 
 --
 -- Name: after_fixture_change(text, text, integer, boolean); Type: FUNCTION; Schema: private
@@ -770,6 +848,30 @@ $$;
 REVOKE ALL ON FUNCTION private.csv_text(p_row jsonb, p_key text) FROM PUBLIC;
 
 --
+-- Name: drain_scout_scoring_queue(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.drain_scout_scoring_queue() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_ids bigint[];
+begin
+  with taken as (delete from private.scout_scoring_queue returning fixture_id)
+  select pg_catalog.array_agg(t.fixture_id) into v_ids from taken t;
+  perform private.score_scout_fixtures(v_ids);  -- the first row's firing takes the whole queue
+  return null;
+end
+$$;
+
+--
+-- Name: FUNCTION drain_scout_scoring_queue(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.drain_scout_scoring_queue() FROM PUBLIC;
+
+--
 -- Name: eligible_teams(uuid, uuid); Type: FUNCTION; Schema: private
 --
 
@@ -808,6 +910,35 @@ $$;
 REVOKE ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) TO service_role;
+
+--
+-- Name: fixtures_queue_scout_scoring(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.fixtures_queue_scout_scoring() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    insert into private.scout_scoring_queue (fixture_id)
+    select n.id from new_rows n where n.status <> 'pending'
+    on conflict do nothing;
+  else
+    insert into private.scout_scoring_queue (fixture_id)
+    select n.id from new_rows n join old_rows o on o.id = n.id
+     where (n.status, n.home_score, n.away_score) is distinct from (o.status, o.home_score, o.away_score)
+    on conflict do nothing;
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: FUNCTION fixtures_queue_scout_scoring(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.fixtures_queue_scout_scoring() FROM PUBLIC;
 
 --
 -- Name: fixtures_refresh_matchdays(); Type: FUNCTION; Schema: private
@@ -866,6 +997,165 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.fixtures_refresh_stats() FROM PUBLIC;
+
+--
+-- Name: get_scout_leaderboard_matchday(text, text, integer, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, entry_index integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.row_number() over (order by e.total_points desc, e.exact_count desc, e.created_at, e.id),
+         e.user_id, coalesce(p.display_name, p.username), e.total_points, e.exact_count, e.entry_index
+    from (select * from public.scout_entries e
+           where e.league = p_league and e.season = p_season and e.match_day = p_match_day
+           order by e.total_points desc, e.exact_count desc, e.created_at, e.id
+           limit least(greatest(coalesce(p_limit, 100), 1), 100)) e
+    join public.profiles p on p.id = e.user_id
+   order by 1
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) TO authenticated;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_matchday_player(text, text, integer, uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, entry_index integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select 1 + (select count(*) from public.scout_entries o
+               where o.league = p_league and o.season = p_season and o.match_day = p_match_day
+                 and (o.total_points > b.total_points
+                      or (o.total_points = b.total_points and o.exact_count > b.exact_count)
+                      or (o.total_points = b.total_points and o.exact_count = b.exact_count
+                          and (o.created_at, o.id) < (b.created_at, b.id)))),
+         b.user_id, private.scout_display_name(b.user_id), b.total_points, b.exact_count, b.entry_index
+    from (select * from public.scout_entries e
+           where e.league = p_league and e.season = p_season and e.match_day = p_match_day and e.user_id = p_user_id
+           order by e.total_points desc, e.exact_count desc, e.created_at, e.id
+           limit 1) b
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_season(text, text, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, best_entry_index integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.row_number() over (order by s.total_points desc, s.exact_count desc, s.first_entry_at, s.user_id),
+         s.user_id, coalesce(p.display_name, p.username), s.total_points, s.exact_count, s.best_entry_index
+    from (select * from public.scout_season_totals s
+           where s.league = p_league and s.season = p_season
+           order by s.total_points desc, s.exact_count desc, s.first_entry_at, s.user_id
+           limit least(greatest(coalesce(p_limit, 100), 1), 100)) s
+    join public.profiles p on p.id = s.user_id
+   order by 1
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_season(p_league text, p_season text, p_limit integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) TO authenticated;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_season_player(text, text, uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, best_entry_index integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select 1 + (select count(*) from public.scout_season_totals o
+               where o.league = p_league and o.season = p_season
+                 and (o.total_points > s.total_points
+                      or (o.total_points = s.total_points and o.exact_count > s.exact_count)
+                      or (o.total_points = s.total_points and o.exact_count = s.exact_count
+                          and (o.first_entry_at, o.user_id) < (s.first_entry_at, s.user_id)))),
+         s.user_id, private.scout_display_name(s.user_id), s.total_points, s.exact_count, s.best_entry_index
+    from public.scout_season_totals s
+   where s.league = p_league and s.season = p_season and s.user_id = p_user_id
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) TO service_role;
+
+--
+-- Name: grant_footycoach_tickets_for_competition(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.grant_footycoach_tickets_for_competition() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if new.type = 'scout' and new.status = 'active' then
+    insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
+    select p.id, 'footycoach', new.id, new.current_match_day from public.profiles p
+    on conflict do nothing;
+  elsif new.type = 'scout' and tg_op = 'UPDATE' and old.status = 'active' then
+    -- closed: unused FootyCoach tickets expire
+    delete from public.tickets t
+     where t.target_competition_id = new.id and t.ticket_type = 'footycoach' and not t.used;
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: FUNCTION grant_footycoach_tickets_for_competition(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.grant_footycoach_tickets_for_competition() FROM PUBLIC;
+
+--
+-- Name: grant_footycoach_tickets_for_profile(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.grant_footycoach_tickets_for_profile() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
+  select new.id, 'footycoach', c.id, c.current_match_day
+    from public.competitions c where c.type = 'scout' and c.status = 'active'
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+--
+-- Name: FUNCTION grant_footycoach_tickets_for_profile(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.grant_footycoach_tickets_for_profile() FROM PUBLIC;
 
 --
 -- Name: is_admin(); Type: FUNCTION; Schema: private
@@ -1098,6 +1388,30 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.lock_competitions_of_many(p_keys text[]) FROM PUBLIC;
+
+--
+-- Name: lock_scout_competitions(text[], text[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.lock_scout_competitions(p_leagues text[], p_seasons text[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select null::void from (
+    select c.id from public.competitions c
+      join unnest(p_leagues, p_seasons) as k (league, season)  -- multi-argument unnest is syntax, not schema-qualified
+        on k.league = c.league and k.season = c.season
+     where c.type = 'scout'
+     order by c.id
+       for no key update of c
+  ) x
+$$;
+
+--
+-- Name: FUNCTION lock_scout_competitions(p_leagues text[], p_seasons text[]); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.lock_scout_competitions(p_leagues text[], p_seasons text[]) FROM PUBLIC;
 
 --
 -- Name: matchdays_sync_competitions(); Type: FUNCTION; Schema: private
@@ -1446,6 +1760,81 @@ $$;
 REVOKE ALL ON FUNCTION private.random_code(p_length integer) FROM PUBLIC;
 
 --
+-- Name: redeem_ticket_for_entry(uuid, uuid, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_c public.competitions%rowtype;
+  v_count integer;
+  v_ticket public.tickets%rowtype;
+begin
+  if p_user_id is null or p_user_id is distinct from (select auth.uid()) then
+    raise exception using errcode = '42501', message = 'Entries can only be created for yourself.';
+  end if;
+  if p_ticket_type is not null and p_ticket_type not in ('footycoach', 'referral') then
+    raise exception using errcode = '22023', message = 'Unknown ticket type.';
+  end if;
+  perform 1 from public.profiles p where p.id = p_user_id for no key update;
+  if not found then
+    return 'not_found';
+  end if;
+  select * into v_c from public.competitions c
+   where c.id = p_competition_id and c.type = 'scout' and c.status = 'active';
+  if not found then
+    return 'not_found';
+  end if;
+  if not public.selection_open(v_c.league, v_c.season, v_c.current_match_day) then
+    return 'locked';
+  end if;
+  select count(*)::integer into v_count from public.scout_entries e
+   where e.competition_id = v_c.id and e.user_id = p_user_id and e.match_day = v_c.current_match_day;
+  if v_count >= 10 then
+    return 'max_entries';
+  end if;
+
+  select * into v_ticket from public.tickets t
+   where t.user_id = p_user_id and not t.used
+     and ((t.ticket_type = 'footycoach' and t.target_competition_id = v_c.id
+           and coalesce(t.valid_from_match_day, 1) <= v_c.current_match_day
+           and coalesce(p_ticket_type, 'footycoach') = 'footycoach')
+          or (t.ticket_type = 'referral' and coalesce(p_ticket_type, 'referral') = 'referral'))
+   order by (t.ticket_type = 'footycoach') desc, t.created_at, t.id
+   limit 1
+     for update;
+  if not found then
+    return 'no_tickets';
+  end if;
+
+  update public.tickets t set used = true, used_at = public.app_now() where t.id = v_ticket.id;
+  insert into public.scout_entries (competition_id, user_id, match_day, entry_index, ticket_id)
+  values (v_c.id, p_user_id, v_c.current_match_day,
+          coalesce((select max(e.entry_index) + 1 from public.scout_entries e
+                     where e.competition_id = v_c.id and e.user_id = p_user_id
+                       and e.match_day = v_c.current_match_day), 0),
+          v_ticket.id);
+  if v_ticket.ticket_type = 'footycoach' then
+    -- the free entry of this match day is used; the next one comes with the next match day
+    insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
+    values (p_user_id, 'footycoach', v_c.id, v_c.current_match_day + 1)
+    on conflict do nothing;
+  end if;
+  return 'created';
+end
+$$;
+
+--
+-- Name: FUNCTION redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) TO authenticated;
+GRANT ALL ON FUNCTION private.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) TO service_role;
+
+--
 -- Name: refresh_matchday(text, text, integer); Type: FUNCTION; Schema: private
 --
 
@@ -1594,6 +1983,54 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.refresh_memberships(p_user_ids uuid[], p_competition_ids uuid[]) FROM PUBLIC;
+
+--
+-- Name: refresh_scout_season_totals(text, text, uuid[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.refresh_scout_season_totals(p_league text, p_season text, p_user_ids uuid[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with best as (
+    select distinct on (e.user_id, e.match_day)
+           e.user_id, e.match_day, e.total_points, e.exact_count, e.entry_index
+      from public.scout_entries e
+     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+     order by e.user_id, e.match_day, e.total_points desc, e.exact_count desc, e.created_at, e.id
+  ), firsts as (
+    select e.user_id, min(e.created_at) as first_entry_at
+      from public.scout_entries e
+     where e.league = p_league and e.season = p_season and e.user_id = any (p_user_ids)
+     group by e.user_id
+  ), totals as (
+    select b.user_id,
+           sum(b.total_points)::integer as total_points,
+           sum(b.exact_count)::integer as exact_count,
+           (pg_catalog.array_agg(b.entry_index order by b.match_day desc))[1] as best_entry_index,
+           max(b.match_day) as latest_match_day
+      from best b
+     group by b.user_id
+  )
+  insert into public.scout_season_totals as s
+    (league, season, user_id, total_points, exact_count, best_entry_index, latest_match_day, first_entry_at)
+  select p_league, p_season, t.user_id, t.total_points, t.exact_count, t.best_entry_index, t.latest_match_day,
+         f.first_entry_at
+    from totals t join firsts f using (user_id)
+  on conflict (league, season, user_id) do update
+     set total_points = excluded.total_points, exact_count = excluded.exact_count,
+         best_entry_index = excluded.best_entry_index, latest_match_day = excluded.latest_match_day,
+         first_entry_at = excluded.first_entry_at
+   where (s.total_points, s.exact_count, s.best_entry_index, s.latest_match_day, s.first_entry_at)
+         is distinct from (excluded.total_points, excluded.exact_count, excluded.best_entry_index,
+                           excluded.latest_match_day, excluded.first_entry_at)
+$$;
+
+--
+-- Name: FUNCTION refresh_scout_season_totals(p_league text, p_season text, p_user_ids uuid[]); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.refresh_scout_season_totals(p_league text, p_season text, p_user_ids uuid[]) FROM PUBLIC;
 
 --
 -- Name: registration_is_open(uuid); Type: FUNCTION; Schema: private
@@ -1796,6 +2233,69 @@ GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_sc
 GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
 
 --
+-- Name: save_scout_predictions(uuid, jsonb); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_e public.scout_entries%rowtype;
+  v_c public.competitions%rowtype;
+  v_bad integer;
+begin
+  select * into v_e from public.scout_entries e where e.id = p_entry_id and e.user_id = (select auth.uid());
+  if not found then
+    return 'not_found';
+  end if;
+  select * into v_c from public.competitions c where c.id = v_e.competition_id;
+  if v_c.status <> 'active' or v_c.current_match_day <> v_e.match_day
+     or not public.selection_open(v_e.league, v_e.season, v_e.match_day) then
+    return 'locked';
+  end if;
+  if p_predictions is null or pg_catalog.jsonb_typeof(p_predictions) <> 'array'
+     or pg_catalog.jsonb_array_length(p_predictions) = 0 or pg_catalog.jsonb_array_length(p_predictions) > 100 then
+    return 'invalid_score';
+  end if;
+  -- every element an object with whole-number goals 0..9 and a numeric fixture id
+  select count(*) into v_bad from pg_catalog.jsonb_array_elements(p_predictions) x
+   where pg_catalog.jsonb_typeof(x.value) <> 'object'
+      or coalesce(x.value ->> 'home_goals', '') !~ '^[0-9]$'
+      or coalesce(x.value ->> 'away_goals', '') !~ '^[0-9]$';
+  if v_bad > 0 then
+    return 'invalid_score';
+  end if;
+  select count(*) into v_bad from pg_catalog.jsonb_array_elements(p_predictions) x
+   where coalesce(x.value ->> 'fixture_id', '') !~ '^[0-9]{1,18}$'
+      or not exists (select 1 from public.fixtures f
+                      where f.id = (x.value ->> 'fixture_id')::bigint and f.league = v_e.league
+                        and f.season = v_e.season and f.match_day = v_e.match_day);
+  if v_bad > 0 then
+    return 'invalid_fixture';
+  end if;
+
+  insert into public.scout_predictions as p (scout_entry_id, fixture_id, home_goals, away_goals)
+  select distinct on ((x.value ->> 'fixture_id')::bigint)
+         v_e.id, (x.value ->> 'fixture_id')::bigint, (x.value ->> 'home_goals')::integer, (x.value ->> 'away_goals')::integer
+    from pg_catalog.jsonb_array_elements(p_predictions) with ordinality x
+   order by (x.value ->> 'fixture_id')::bigint, x.ordinality desc
+  on conflict (scout_entry_id, fixture_id) do update
+     set home_goals = excluded.home_goals, away_goals = excluded.away_goals
+   where (p.home_goals, p.away_goals) is distinct from (excluded.home_goals, excluded.away_goals);
+  return 'saved';
+end
+$_$;
+
+--
+-- Name: FUNCTION save_scout_predictions(p_entry_id uuid, p_predictions jsonb); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) TO authenticated;
+GRANT ALL ON FUNCTION private.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) TO service_role;
+
+--
 -- Name: save_team_selection(uuid, text); Type: FUNCTION; Schema: private
 --
 
@@ -1880,6 +2380,135 @@ GRANT ALL ON FUNCTION private.save_team_selection(p_competition_id uuid, p_team 
 GRANT ALL ON FUNCTION private.save_team_selection(p_competition_id uuid, p_team text) TO service_role;
 
 --
+-- Name: score_scout_fixtures(bigint[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.score_scout_fixtures(p_fixture_ids bigint[]) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_leagues text[];
+  v_seasons text[];
+  v_changed integer;
+  v_affected jsonb;
+  v_k record;
+begin
+  if p_fixture_ids is null or pg_catalog.cardinality(p_fixture_ids) = 0 then
+    return 0;
+  end if;
+  select pg_catalog.array_agg(k.league order by k.league, k.season), pg_catalog.array_agg(k.season order by k.league, k.season)
+    into v_leagues, v_seasons
+    from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
+  perform private.lock_scout_competitions(v_leagues, v_seasons);
+
+  -- One statement: re-score, then move each touched entry's totals by the change (a data-modifying CTE does not
+  -- see the others' writes, so the entries are adjusted by deltas rather than re-summed).
+  with fresh as (
+    select p.id, p.scout_entry_id, p.points_awarded as old_points, p.exact as old_exact,
+           private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) as points
+      from public.scout_predictions p
+      join public.fixtures f on f.id = p.fixture_id
+     where p.fixture_id = any (p_fixture_ids)
+  ), changed as (
+    update public.scout_predictions p
+       set points_awarded = fr.points, exact = fr.points = 5
+      from fresh fr
+     where p.id = fr.id and (p.points_awarded, p.exact) is distinct from (fr.points, fr.points = 5)
+    returning fr.scout_entry_id, fr.points - fr.old_points as d_points,
+              (fr.points = 5)::integer - fr.old_exact::integer as d_exact
+  ), per_entry as (
+    select c.scout_entry_id, sum(c.d_points)::integer as d_points, sum(c.d_exact)::integer as d_exact
+      from changed c group by c.scout_entry_id
+  ), entries as (
+    update public.scout_entries e
+       set total_points = e.total_points + d.d_points, exact_count = e.exact_count + d.d_exact
+      from per_entry d
+     where e.id = d.scout_entry_id
+    returning e.league, e.season, e.user_id
+  )
+  select (select count(*) from changed)::integer,
+         coalesce(pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object('league', g.league, 'season', g.season, 'users', g.users)),
+                  '[]'::jsonb)
+    into v_changed, v_affected
+    from (select en.league, en.season, pg_catalog.array_agg(distinct en.user_id) as users
+            from entries en group by en.league, en.season) g;
+
+  for v_k in
+    select x.value ->> 'league' as league, x.value ->> 'season' as season,
+           array(select u.value::uuid from pg_catalog.jsonb_array_elements_text(x.value -> 'users') u) as users
+      from pg_catalog.jsonb_array_elements(v_affected) x
+  loop
+    perform private.refresh_scout_season_totals(v_k.league, v_k.season, v_k.users);
+  end loop;
+
+  for i in 1 .. coalesce(pg_catalog.cardinality(v_leagues), 0) loop
+    perform private.advance_scout_competitions(v_leagues[i], v_seasons[i]);
+  end loop;
+  return v_changed;
+end
+$$;
+
+--
+-- Name: FUNCTION score_scout_fixtures(p_fixture_ids bigint[]); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.score_scout_fixtures(p_fixture_ids bigint[]) FROM PUBLIC;
+
+--
+-- Name: score_scout_sweep(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.score_scout_sweep() RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_n integer;
+  v_k record;
+begin
+  if pg_catalog.current_setting('role', true) in ('authenticated', 'anon') and not private.is_admin() then
+    raise exception using errcode = '42501', message = 'Access denied. Admins only.';
+  end if;
+  v_n := private.score_scout_fixtures(array(
+    select distinct p.fixture_id
+      from public.scout_predictions p
+      join public.fixtures f on f.id = p.fixture_id
+     where p.points_awarded
+           <> private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score)));
+  for v_k in select distinct c.league, c.season from public.competitions c where c.type = 'scout' and c.status = 'active' loop
+    perform private.advance_scout_competitions(v_k.league, v_k.season);
+  end loop;
+  return v_n;
+end
+$$;
+
+--
+-- Name: FUNCTION score_scout_sweep(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.score_scout_sweep() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.score_scout_sweep() TO authenticated;
+GRANT ALL ON FUNCTION private.score_scout_sweep() TO service_role;
+
+--
+-- Name: scout_display_name(uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.scout_display_name(p_user_id uuid) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(p.display_name, p.username) from public.profiles p where p.id = p_user_id
+$$;
+
+--
+-- Name: FUNCTION scout_display_name(p_user_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.scout_display_name(p_user_id uuid) FROM PUBLIC;
+
+--
 -- Name: scout_entries_before_write(); Type: FUNCTION; Schema: private
 --
 
@@ -1907,6 +2536,29 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.scout_entries_before_write() FROM PUBLIC;
+
+--
+-- Name: scout_points(integer, integer, text, integer, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.scout_points(p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case
+    when p_status is distinct from 'complete' or p_home_score is null or p_away_score is null then 0
+    when p_home_goals = p_home_score and p_away_goals = p_away_score then 5
+    else (case when p_home_goals = p_home_score or p_away_goals = p_away_score then 2 else 0 end)
+       + (case when pg_catalog.sign(p_home_goals - p_away_goals) = pg_catalog.sign(p_home_score - p_away_score)
+               then 1 else 0 end)
+  end
+$$;
+
+--
+-- Name: FUNCTION scout_points(p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.scout_points(p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer) FROM PUBLIC;
 
 --
 -- Name: set_fixture_postponed(bigint, boolean); Type: FUNCTION; Schema: private
@@ -2649,6 +3301,18 @@ CREATE INDEX competitions_type_status_created_at_idx ON public.competitions USIN
 CREATE TRIGGER competitions_before_write BEFORE INSERT OR UPDATE OF visibility, registration_key, league, season, start_match_day ON public.competitions FOR EACH ROW EXECUTE FUNCTION private.competitions_before_write();
 
 --
+-- Name: competitions competitions_grant_footycoach_tickets_insert; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER competitions_grant_footycoach_tickets_insert AFTER INSERT ON public.competitions FOR EACH ROW EXECUTE FUNCTION private.grant_footycoach_tickets_for_competition();
+
+--
+-- Name: competitions competitions_grant_footycoach_tickets_status; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER competitions_grant_footycoach_tickets_status AFTER UPDATE OF status ON public.competitions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.grant_footycoach_tickets_for_competition();
+
+--
 -- Name: competitions competitions_set_updated_at; Type: TRIGGER; Schema: public
 --
 
@@ -2922,6 +3586,18 @@ ALTER TABLE ONLY public.fixtures
 CREATE INDEX fixtures_league_season_match_day_kickoff_idx ON public.fixtures USING btree (league, season, match_day, kickoff_time);
 
 --
+-- Name: fixtures fixtures_queue_scout_scoring_insert; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER fixtures_queue_scout_scoring_insert AFTER INSERT ON public.fixtures REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.fixtures_queue_scout_scoring();
+
+--
+-- Name: fixtures fixtures_queue_scout_scoring_update; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER fixtures_queue_scout_scoring_update AFTER UPDATE ON public.fixtures REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION private.fixtures_queue_scout_scoring();
+
+--
 -- Name: fixtures fixtures_refresh_matchdays; Type: TRIGGER; Schema: public
 --
 
@@ -3147,7 +3823,9 @@ CREATE TABLE public.profiles (
     referred_by uuid,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
     updated_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    display_name text,
     CONSTRAINT profiles_date_of_birth_range CHECK ((date_of_birth >= '1900-01-01'::date)),
+    CONSTRAINT profiles_display_name_length CHECK ((((char_length(display_name) >= 1) AND (char_length(display_name) <= 40)) AND (btrim(display_name) = display_name))),
     CONSTRAINT profiles_gender_check CHECK ((gender = ANY (ARRAY['male'::text, 'female'::text, 'nonbinary'::text, 'self-describe'::text, 'prefer-not-to-say'::text]))),
     CONSTRAINT profiles_gender_self_describe_length CHECK ((((char_length(gender_self_describe) >= 1) AND (char_length(gender_self_describe) <= 50)) AND (btrim(gender_self_describe) <> ''::text))),
     CONSTRAINT profiles_gender_self_describe_required CHECK (((gender = 'self-describe'::text) = (gender_self_describe IS NOT NULL))),
@@ -3201,6 +3879,12 @@ CREATE TRIGGER profiles_before_insert BEFORE INSERT ON public.profiles FOR EACH 
 --
 
 CREATE TRIGGER profiles_check_age BEFORE INSERT OR UPDATE OF date_of_birth, time_zone ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_check_age();
+
+--
+-- Name: profiles profiles_grant_footycoach_tickets; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER profiles_grant_footycoach_tickets AFTER INSERT ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.grant_footycoach_tickets_for_profile();
 
 --
 -- Name: profiles profiles_protect_columns; Type: TRIGGER; Schema: public
@@ -3336,6 +4020,12 @@ GRANT INSERT(fcm_token),UPDATE(fcm_token) ON TABLE public.profiles TO authentica
 --
 
 GRANT INSERT(fcm_token_updated_at),UPDATE(fcm_token_updated_at) ON TABLE public.profiles TO authenticated;
+
+--
+-- Name: COLUMN profiles.display_name; Type: ACL; Schema: public
+--
+
+GRANT INSERT(display_name),UPDATE(display_name) ON TABLE public.profiles TO authenticated;
 
 --
 -- Name: push_subscriptions; Type: TABLE; Schema: public
@@ -3750,6 +4440,12 @@ ALTER TABLE public.scout_entries ENABLE ROW LEVEL SECURITY;
 CREATE POLICY scout_entries_select_admin ON public.scout_entries FOR SELECT TO authenticated USING (( SELECT private.is_admin() AS is_admin));
 
 --
+-- Name: scout_entries scout_entries_select_after_lock; Type: POLICY; Schema: public
+--
+
+CREATE POLICY scout_entries_select_after_lock ON public.scout_entries FOR SELECT TO authenticated USING (public.matchday_deadline_passed(league, season, match_day));
+
+--
 -- Name: scout_entries scout_entries_select_own; Type: POLICY; Schema: public
 --
 
@@ -3835,6 +4531,14 @@ ALTER TABLE public.scout_predictions ENABLE ROW LEVEL SECURITY;
 CREATE POLICY scout_predictions_select_admin ON public.scout_predictions FOR SELECT TO authenticated USING (( SELECT private.is_admin() AS is_admin));
 
 --
+-- Name: scout_predictions scout_predictions_select_after_lock; Type: POLICY; Schema: public
+--
+
+CREATE POLICY scout_predictions_select_after_lock ON public.scout_predictions FOR SELECT TO authenticated USING ((EXISTS ( SELECT 1
+   FROM public.scout_entries e
+  WHERE ((e.id = scout_predictions.scout_entry_id) AND public.matchday_deadline_passed(e.league, e.season, e.match_day)))));
+
+--
 -- Name: scout_predictions scout_predictions_select_own; Type: POLICY; Schema: public
 --
 
@@ -3848,6 +4552,60 @@ CREATE POLICY scout_predictions_select_own ON public.scout_predictions FOR SELEC
 
 GRANT SELECT ON TABLE public.scout_predictions TO authenticated;
 GRANT ALL ON TABLE public.scout_predictions TO service_role;
+
+--
+-- Name: scout_season_totals; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.scout_season_totals (
+    league text NOT NULL,
+    season text NOT NULL,
+    user_id uuid NOT NULL,
+    total_points integer NOT NULL,
+    exact_count integer NOT NULL,
+    best_entry_index integer NOT NULL,
+    latest_match_day integer NOT NULL,
+    first_entry_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: scout_season_totals scout_season_totals_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.scout_season_totals
+    ADD CONSTRAINT scout_season_totals_pkey PRIMARY KEY (league, season, user_id);
+
+--
+-- Name: scout_season_totals_board_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX scout_season_totals_board_idx ON public.scout_season_totals USING btree (league, season, total_points DESC, exact_count DESC, first_entry_at, user_id);
+
+--
+-- Name: scout_season_totals scout_season_totals_user_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.scout_season_totals
+    ADD CONSTRAINT scout_season_totals_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: scout_season_totals; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.scout_season_totals ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: scout_season_totals scout_season_totals_select_own; Type: POLICY; Schema: public
+--
+
+CREATE POLICY scout_season_totals_select_own ON public.scout_season_totals FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: TABLE scout_season_totals; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.scout_season_totals TO authenticated;
+GRANT ALL ON TABLE public.scout_season_totals TO service_role;
 
 --
 -- Name: team_selections; Type: TABLE; Schema: public
@@ -4062,10 +4820,13 @@ CREATE TABLE public.tickets (
     used boolean DEFAULT false NOT NULL,
     used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    valid_from_match_day integer,
     CONSTRAINT tickets_referral_only_referral CHECK (((referral_id IS NULL) OR (ticket_type = 'referral'::text))),
     CONSTRAINT tickets_target_iff_footycoach CHECK (((ticket_type = 'footycoach'::text) = (target_competition_id IS NOT NULL))),
     CONSTRAINT tickets_ticket_type_check CHECK ((ticket_type = ANY (ARRAY['footycoach'::text, 'referral'::text]))),
-    CONSTRAINT tickets_used_at_iff_used CHECK ((used = (used_at IS NOT NULL)))
+    CONSTRAINT tickets_used_at_iff_used CHECK ((used = (used_at IS NOT NULL))),
+    CONSTRAINT tickets_valid_from_only_footycoach CHECK (((valid_from_match_day IS NULL) OR (ticket_type = 'footycoach'::text))),
+    CONSTRAINT tickets_valid_from_range CHECK ((valid_from_match_day >= 1))
 );
 
 --
@@ -4093,6 +4854,12 @@ CREATE UNIQUE INDEX tickets_one_unused_footycoach_key ON public.tickets USING bt
 --
 
 CREATE INDEX tickets_user_type_used_idx ON public.tickets USING btree (user_id, ticket_type, used);
+
+--
+-- Name: tickets_user_unused_referral_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX tickets_user_unused_referral_idx ON public.tickets USING btree (user_id) WHERE ((ticket_type = 'referral'::text) AND (NOT used));
 
 --
 -- Name: tickets tickets_referral_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -4561,6 +5328,114 @@ GRANT ALL ON FUNCTION public.get_eligible_teams(p_competition_id uuid, p_user_id
 GRANT ALL ON FUNCTION public.get_eligible_teams(p_competition_id uuid, p_user_id uuid) TO service_role;
 
 --
+-- Name: get_scout_leaderboard_matchday(text, text, integer, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer DEFAULT 100) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, entry_index integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.get_scout_leaderboard_matchday(p_league, p_season, p_match_day, p_limit)
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) TO authenticated;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_matchday(p_league text, p_season text, p_match_day integer, p_limit integer) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_matchday_player(text, text, integer, uuid); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, entry_index integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.get_scout_leaderboard_matchday_player(p_league, p_season, p_match_day, p_user_id)
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_matchday_player(p_league text, p_season text, p_match_day integer, p_user_id uuid) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_season(text, text, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer DEFAULT 100) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, best_entry_index integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.get_scout_leaderboard_season(p_league, p_season, p_limit)
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_season(p_league text, p_season text, p_limit integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) TO authenticated;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_season(p_league text, p_season text, p_limit integer) TO service_role;
+
+--
+-- Name: get_scout_leaderboard_season_player(text, text, uuid); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) RETURNS TABLE(rank bigint, user_id uuid, display_name text, total_points integer, exact_count integer, best_entry_index integer)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.get_scout_leaderboard_season_player(p_league, p_season, p_user_id)
+$$;
+
+--
+-- Name: FUNCTION get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.get_scout_leaderboard_season_player(p_league text, p_season text, p_user_id uuid) TO service_role;
+
+--
+-- Name: get_scout_state(uuid); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.get_scout_state(p_competition_id uuid) RETURNS TABLE(competition_id uuid, name text, league text, season text, current_match_day integer, lock_time timestamp with time zone, locked boolean, has_fixtures boolean, footycoach_tickets integer, referral_tickets integer, prize_title text, prize_description text, prize_terms_url text, prize_image_url text)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select c.id, c.name, c.league, c.season, c.current_match_day,
+         public.matchday_deadline(c.league, c.season, c.current_match_day),
+         public.matchday_deadline_passed(c.league, c.season, c.current_match_day),
+         exists (select 1 from public.fixtures f
+                  where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day),
+         (select count(*)::integer from public.tickets t
+           where t.user_id = (select auth.uid()) and t.ticket_type = 'footycoach' and not t.used
+             and t.target_competition_id = c.id
+             and coalesce(t.valid_from_match_day, 1) <= c.current_match_day),
+         (select count(*)::integer from public.tickets t
+           where t.user_id = (select auth.uid()) and t.ticket_type = 'referral' and not t.used),
+         c.prize_title, c.prize_description, c.prize_terms_url, c.prize_image_url
+    from public.competitions c
+   where c.id = p_competition_id and c.type = 'scout' and c.status = 'active'
+$$;
+
+--
+-- Name: FUNCTION get_scout_state(p_competition_id uuid); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) TO service_role;
+
+--
 -- Name: join_competition(uuid, text); Type: FUNCTION; Schema: public
 --
 
@@ -4757,6 +5632,25 @@ GRANT ALL ON FUNCTION public.process_due_matchdays() TO authenticated;
 GRANT ALL ON FUNCTION public.process_due_matchdays() TO service_role;
 
 --
+-- Name: redeem_ticket_for_entry(uuid, uuid, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text DEFAULT NULL::text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.redeem_ticket_for_entry(p_user_id, p_competition_id, p_ticket_type)
+$$;
+
+--
+-- Name: FUNCTION redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) TO authenticated;
+GRANT ALL ON FUNCTION public.redeem_ticket_for_entry(p_user_id uuid, p_competition_id uuid, p_ticket_type text) TO service_role;
+
+--
 -- Name: registration_state(uuid); Type: FUNCTION; Schema: public
 --
 
@@ -4801,6 +5695,25 @@ GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_sco
 GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
 
 --
+-- Name: save_scout_predictions(uuid, jsonb); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.save_scout_predictions(p_entry_id, p_predictions)
+$$;
+
+--
+-- Name: FUNCTION save_scout_predictions(p_entry_id uuid, p_predictions jsonb); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) TO authenticated;
+GRANT ALL ON FUNCTION public.save_scout_predictions(p_entry_id uuid, p_predictions jsonb) TO service_role;
+
+--
 -- Name: save_team_selection(uuid, text); Type: FUNCTION; Schema: public
 --
 
@@ -4818,6 +5731,25 @@ $$;
 REVOKE ALL ON FUNCTION public.save_team_selection(p_competition_id uuid, p_team text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.save_team_selection(p_competition_id uuid, p_team text) TO authenticated;
 GRANT ALL ON FUNCTION public.save_team_selection(p_competition_id uuid, p_team text) TO service_role;
+
+--
+-- Name: score_scout_sweep(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.score_scout_sweep() RETURNS integer
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.score_scout_sweep()
+$$;
+
+--
+-- Name: FUNCTION score_scout_sweep(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.score_scout_sweep() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.score_scout_sweep() TO authenticated;
+GRANT ALL ON FUNCTION public.score_scout_sweep() TO service_role;
 
 --
 -- Name: season_leaderboard_page(uuid, integer, integer); Type: FUNCTION; Schema: public

@@ -4,7 +4,7 @@
  *   DATABASE_URL=postgres://... [SEED_NOW=2026-11-18T10:00:00Z] npx tsx scripts/db/seed.ts
  *
  * - Accounts (password "footycoach", one bcrypt hash computed in SQL and reused): player@footycoach.test
- *   (DemoPlayer), admin@footycoach.test (DemoAdmin, role admin) and 30 more players, all with complete profiles.
+ *   (DemoPlayer), admin@footycoach.test (DemoAdmin, role admin) and 56 more players, all with complete profiles.
  * - Premier League 2025/26: the 20 clubs in a 38-match-day double round robin (circle method), one match day a
  *   week with UK kickoff slots (day 1 12:30, 15:00 x5, 17:30; day 2 14:00, 16:30; day 3 20:00, UK local time
  *   stored in UTC). Match day CURRENT_MATCH_DAY starts on the UTC calendar day 3 days after `now` (so its first
@@ -12,8 +12,10 @@
  *   Sunday and Monday); earlier match days are complete with deterministic scores.
  * - Competitions (all at the current match day): an open and a running public knockout (the running one with
  *   eliminations that follow the picks and results), an open and a running public season (picks for every past
- *   match day), DemoPlayer's private knockout, and an active Scout competition with a FootyCoach ticket for
- *   every player.
+ *   match day), DemoPlayer's private knockout, and an active Scout competition with a prize (every player holds
+ *   its FootyCoach ticket; DemoPlayer also two referral tickets from two referred friends). Scout entries with
+ *   predictions on the last three completed match days (scored at commit; DemoPlayer's latest shows every
+ *   badge) from DemoPlayer and 55 others, and hidden entries of others on the open current match day.
  * Deterministic given `now` (account and competition ids and referral codes too), except the bcrypt salt and
  * the ids of rows that take a database default.
  */
@@ -88,6 +90,33 @@ const OTHER_USERNAMES = [
   "BenCarter",
   "ChloeAdams",
   "DevRaman",
+  // Scout regulars (no knockout or season memberships)
+  "EllaMcKenzie",
+  "FinnOBrien",
+  "GraceOkoro",
+  "HarveyLane",
+  "IslaFerguson",
+  "JackPemberton",
+  "KaraSingh",
+  "LiamOsei",
+  "MaisieHolt",
+  "NoahBrennan",
+  "OrlaQuinn",
+  "PeterKowalski",
+  "RosieBlake",
+  "SamirHaddad",
+  "TillyWard",
+  "ArjunMehta",
+  "BeaRossi",
+  "CarlosMendes",
+  "DaisyFletcher",
+  "EmekaNwosu",
+  "FionaWalsh",
+  "GabrielSousa",
+  "HollyPearce",
+  "IvanPetrov",
+  "JunoReyes",
+  "KaiAnderson",
 ];
 
 // Kickoff slots of one match day: [day offset from the match day's first day, UK local time].
@@ -220,6 +249,16 @@ export interface DemoPick {
   created_at: Date;
 }
 
+/** A Scout entry on a match day, with its predictions (fixtures keyed by match day and home team). */
+export interface DemoScoutEntry {
+  id: string;
+  user_id: string;
+  match_day: number;
+  entry_index: number;
+  created_at: Date;
+  predictions: Array<{ home_team: string; home_goals: number; away_goals: number }>;
+}
+
 export interface DemoPlan {
   now: Date;
   currentMatchDay: number;
@@ -228,6 +267,9 @@ export interface DemoPlan {
   competitions: DemoCompetition[];
   memberships: DemoMembership[];
   picks: DemoPick[];
+  scoutEntries: DemoScoutEntry[];
+  /** The players who signed up with DemoPlayer's referral code (each earned DemoPlayer a referral ticket). */
+  referredByDemo: string[];
 }
 
 /** Double round robin by the circle method: 19 rounds where every pair meets once, then the same rounds with
@@ -500,7 +542,38 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
   joinOpen(seasonOpen, [admin, ...others.slice(8, 18)]);
   joinOpen(privateKo, [demoPlayer, ...others.slice(24, 29)]);
 
-  return { now, currentMatchDay: cmd, players, fixtures, competitions, memberships, picks };
+  // Scout: DemoPlayer and 55 others with entries on the last three completed match days and, for most others,
+  // on the current one (hidden until its lock). DemoPlayer's entry on the latest completed match day is filled
+  // at load time to show every badge; the current match day is left for DemoPlayer to redeem a ticket.
+  const scoutRand = prng(5150);
+  const scoutEntries: DemoScoutEntry[] = [];
+  const entrants = [demoPlayer, ...others.slice(0, 55)];
+  for (const md of [cmd - 3, cmd - 2, cmd - 1, cmd]) {
+    entrants.forEach((player, n) => {
+      if (md === cmd && (player === demoPlayer || n % 3 === 0)) return;
+      const count = player === demoPlayer ? 2 : 1 + Math.floor(scoutRand() * 3);
+      for (let index = 0; index < count; index++) {
+        const mine = player === demoPlayer && md === cmd - 1 && index === 0;
+        scoutEntries.push({
+          id: demoId(`scout:${player.id}:${md}:${index}`),
+          user_id: player.id,
+          match_day: md,
+          entry_index: index,
+          created_at: new Date(Math.min(now.getTime() - 60_000, firstKickoff(md) - (30 + ((n * 7 + index) % 60)) * 3_600_000)),
+          predictions: mine
+            ? []
+            : byMatchDay.get(md)!.map((f) => ({
+                home_team: f.home_team,
+                home_goals: poisson(scoutRand, 1.5, 5),
+                away_goals: poisson(scoutRand, 1.1, 5),
+              })),
+        });
+      }
+    });
+  }
+  const referredByDemo = [others[28].id, others[29].id];
+
+  return { now, currentMatchDay: cmd, players, fixtures, competitions, memberships, picks, scoutEntries, referredByDemo };
 }
 
 // -------------------------------------------------------------------------------------------------------------
@@ -585,11 +658,54 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
       )}`;
     // prediction is derived from the side by the table's trigger.
 
+    // FootyCoach tickets: the database grants every player one for each active Scout competition (trigger).
+    // DemoPlayer referred two friends: a referral ticket each.
+    const demo = plan.players[0];
+    const referrals = await tx<{ id: string }[]>`
+      insert into public.referrals ${tx(plan.referredByDemo.map((id) => ({ referrer_id: demo.id, referred_id: id, created_at: createdAt })))}
+      returning id`;
+    await tx`
+      insert into public.tickets ${tx(referrals.map((r) => ({ user_id: demo.id, ticket_type: "referral", referral_id: r.id, created_at: createdAt })))}`;
+
     const scout = plan.competitions.find((c) => c.type === "scout")!;
     await tx`
-      insert into public.tickets ${tx(
-        plan.players.map((p) => ({ user_id: p.id, ticket_type: "footycoach", target_competition_id: scout.id, created_at: createdAt })),
+      insert into public.scout_entries ${tx(
+        plan.scoutEntries.map((e) => ({
+          id: e.id,
+          competition_id: scout.id,
+          user_id: e.user_id,
+          match_day: e.match_day,
+          entry_index: e.entry_index,
+          created_at: e.created_at,
+          updated_at: e.created_at,
+        })),
       )}`;
+    await tx`
+      insert into public.scout_predictions ${tx(
+        plan.scoutEntries.flatMap((e) =>
+          e.predictions.map((p) => ({
+            scout_entry_id: e.id,
+            fixture_id: fixtureOf.get(`${e.match_day}|${p.home_team}`)!,
+            home_goals: p.home_goals,
+            away_goals: p.away_goals,
+          })),
+        ),
+      )}`;
+    // DemoPlayer's showcase entry: for each fixture the closest prediction worth the wanted points (Exact!,
+    // Stacked, Goals, Result, Miss, twice over), chosen by the database's own points rule.
+    const showcase = plan.scoutEntries.find((e) => e.user_id === demo.id && e.predictions.length === 0)!;
+    await tx`
+      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals)
+      select ${showcase.id}, f.id, c.h, c.a
+        from (select f.*, row_number() over (order by f.kickoff_time, f.id) as n from public.fixtures f
+               where f.league = ${LEAGUE} and f.season = ${SEASON} and f.match_day = ${showcase.match_day}) f
+        cross join lateral (
+          select h, a from generate_series(0, 9) h, generate_series(0, 9) a
+           order by private.scout_points(h, a, f.status, f.home_score, f.away_score) = (array[5, 3, 2, 1, 0])[1 + (f.n - 1) % 5] desc,
+                    abs(h - f.home_score) + abs(a - f.away_score), h, a
+           limit 1) c`;
+    // Points, entry totals and season totals are filled at commit: the completed fixtures inserted above are
+    // queued for Scout scoring (private.scout_scoring_queue).
 
     const admin = plan.players.find((p) => p.role === "admin")!;
     const day = (days: number) => isoDate(new Date(now.getTime() - days * 86_400_000));

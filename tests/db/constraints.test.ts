@@ -199,7 +199,10 @@ describe("uniqueness", () => {
 
   it("rejects a second unused FootyCoach ticket for the same competition and a second referral of one account", async () => {
     const scout = await newCompetition("Scout unique", { type: "scout" });
-    await db.sql`insert into public.tickets (user_id, ticket_type, target_competition_id) values (${players[3]}, 'footycoach', ${scout})`;
+    // the database granted every player one on creation: a second unused one is refused
+    const [{ n }] = await db.sql`
+      select count(*)::int as n from public.tickets where user_id = ${players[3]} and target_competition_id = ${scout} and not used`;
+    expect(n).toBe(1);
     expect(
       await errorCode(db.sql`
       insert into public.tickets (user_id, ticket_type, target_competition_id) values (${players[3]}, 'footycoach', ${scout})`),

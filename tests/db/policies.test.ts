@@ -470,8 +470,7 @@ describe("own-row tables", () => {
       insert into public.competitions (name, type, league, season, start_date, start_match_day, current_match_day, created_by)
       values ('Scout test', 'scout', ${LEAGUE}, ${SEASON}, '2026-03-01', 1, 1, ${ids.admin}) returning id`;
     const [fixture] = await db.sql`select id from public.fixtures where match_day = 1 and home_team = 'Reds'`;
-    await db.sql`insert into public.tickets (user_id, ticket_type, target_competition_id) values
-      (${ids.alice}, 'footycoach', ${scout.id}), (${ids.bob}, 'footycoach', ${scout.id})`;
+    // FootyCoach tickets: the database grants every player one for the new Scout competition
     await db.sql`insert into public.referrals (referrer_id, referred_id) values (${ids.alice}, ${ids.newbie})`;
     await db.sql`insert into public.push_subscriptions (user_id, kind, fcm_token) values (${ids.alice}, 'fcm', 'tok-a'), (${ids.bob}, 'fcm', 'tok-b')`;
     await db.sql`insert into public.reminder_log (user_id, competition_id, match_day, kind) values
@@ -482,14 +481,22 @@ describe("own-row tables", () => {
     await db.sql`insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals)
       values (${entries[0].id}, ${fixture.id}, 2, 1), (${entries[1].id}, ${fixture.id}, 0, 0)`;
 
-    const seen = await asUser(db.sql, ids.bob, async (tx) => ({
-      tickets: (await tx`select user_id from public.tickets`).map((r) => r.user_id),
-      referrals: (await tx`select referrer_id from public.referrals`).length,
-      push: (await tx`select fcm_token from public.push_subscriptions`).map((r) => r.fcm_token),
-      reminders: (await tx`select user_id from public.reminder_log`).map((r) => r.user_id),
-      entries: (await tx`select user_id from public.scout_entries`).map((r) => r.user_id),
-      predictions: (await tx`select home_goals, away_goals from public.scout_predictions`).map((r) => `${r.home_goals}-${r.away_goals}`),
-    }));
+    // before match day 1 locks: afterwards other players' entries and predictions are revealed (tests/db/scout.test.ts)
+    const [{ before }] = await db.sql`
+      select public.matchday_deadline(${LEAGUE}, ${SEASON}, 1) - interval '1 minute' as before`;
+    const seen = await asUser(
+      db.sql,
+      ids.bob,
+      async (tx) => ({
+        tickets: (await tx`select user_id from public.tickets`).map((r) => r.user_id),
+        referrals: (await tx`select referrer_id from public.referrals`).length,
+        push: (await tx`select fcm_token from public.push_subscriptions`).map((r) => r.fcm_token),
+        reminders: (await tx`select user_id from public.reminder_log`).map((r) => r.user_id),
+        entries: (await tx`select user_id from public.scout_entries`).map((r) => r.user_id),
+        predictions: (await tx`select home_goals, away_goals from public.scout_predictions`).map((r) => `${r.home_goals}-${r.away_goals}`),
+      }),
+      { now: before as Date },
+    );
     expect(seen).toEqual({
       tickets: [ids.bob],
       referrals: 0,
@@ -501,7 +508,8 @@ describe("own-row tables", () => {
     const newbieSeesReferral = await asUser(db.sql, ids.newbie, (tx) => tx`select referrer_id from public.referrals`);
     expect(newbieSeesReferral.map((r) => r.referrer_id)).toEqual([ids.alice]);
     const adminSees = await asUser(db.sql, ids.admin, (tx) => tx`select count(*)::int as n from public.tickets`);
-    expect(adminSees[0].n).toBe(2);
+    const [{ players }] = await db.sql`select count(*)::int as players from public.profiles`;
+    expect(adminSees[0].n).toBe(players);
     const write = await errorCode(
       asUser(db.sql, ids.bob, (tx) => tx`update public.tickets set used = true, used_at = now() where user_id = ${ids.bob}`),
     );

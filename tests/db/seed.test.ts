@@ -229,6 +229,37 @@ describe("seedDemo", () => {
     expect((await visible(new Date(deadline.getTime() + 1000)))[0].n).toBeGreaterThan(0);
   });
 
+  it("sets up the Scout: DemoPlayer's tickets, scored entries with every badge, 50+ other entrants, an open match day", async () => {
+    const [{ id }] = await db.sql`select id from public.profiles where username = 'DemoPlayer'`;
+    const [scout] = await db.sql`select id from public.competitions where type = 'scout'`;
+    const [state] = await asUser(db.sql, id, (tx) => tx`select * from public.get_scout_state(${scout.id})`, { now: NOW });
+    expect(state).toMatchObject({ current_match_day: CURRENT_MATCH_DAY, locked: false, footycoach_tickets: 1, referral_tickets: 2 });
+    expect(state.prize_title).toBeTruthy();
+
+    const [{ others }] = await db.sql`
+      select count(distinct user_id)::int as others from public.scout_entries where user_id <> ${id} and match_day < ${CURRENT_MATCH_DAY}`;
+    expect(others).toBeGreaterThanOrEqual(50);
+    const badges = await db.sql`
+      select distinct p.points_awarded from public.scout_predictions p join public.scout_entries e on e.id = p.scout_entry_id
+       where e.user_id = ${id} order by 1`;
+    expect(badges.map((b) => b.points_awarded)).toEqual([0, 1, 2, 3, 5]);
+    const board = await asUser(
+      db.sql,
+      id,
+      (tx) => tx`select * from public.get_scout_leaderboard_matchday(${LEAGUE}, ${SEASON}, ${CURRENT_MATCH_DAY - 1})`,
+      { now: NOW },
+    );
+    expect(board.length).toBeGreaterThanOrEqual(50);
+    expect(board[0].total_points).toBeGreaterThan(0);
+    const season = await asUser(db.sql, id, (tx) => tx`select * from public.get_scout_leaderboard_season(${LEAGUE}, ${SEASON})`, {
+      now: NOW,
+    });
+    expect(season.some((r) => r.user_id === id)).toBe(true);
+    const [{ current }] = await db.sql`
+      select count(*)::int as current from public.scout_entries where match_day = ${CURRENT_MATCH_DAY} and user_id <> ${id}`;
+    expect(current).toBeGreaterThan(0);
+  });
+
   it("does nothing the second time", async () => {
     const before = await db.sql`select (select count(*) from account.accounts)::int as a, (select count(*) from public.fixtures)::int as f`;
     expect(await seedDemo(db.sql, new Date(NOW.getTime() + 30 * DAY))).toBe(false);
