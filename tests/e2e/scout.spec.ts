@@ -87,7 +87,7 @@ const fixtureRow = (scope: Locator, fixtureId: string) => scope.getByTestId(`fix
 const score = (row: Locator, team: string) => row.getByLabel(new RegExp(`^${team} score`));
 
 async function openTab(page: Page, isMobile: boolean, name: string) {
-  if (isMobile) await page.getByLabel("Section").selectOption({ label: name });
+  if (isMobile) await page.getByLabel("Section", { exact: true }).selectOption({ label: name });
   else await page.getByRole("navigation", { name: "Scout sections" }).getByRole("link", { name }).click();
 }
 
@@ -196,6 +196,9 @@ test("the lock, results turning badges into points, and both leaderboards", asyn
   const scout = await arrangeScout();
   const me = await loginAs("player");
   const rival = await createPlayer(db(), { username: uniqueName("Rival") });
+  // A display name replaces the username on Scout boards; 40 characters without a space must still fit on a phone.
+  const rivalName = `Supercalifragilistic${uniqueName("")}Scout`.padEnd(40, "x").slice(0, 40);
+  await db()`update public.profiles set display_name = ${rivalName} where id = ${rival.id}`;
   const admin = await createPlayer(db(), { role: "admin" });
   await giveReferralTickets(db(), me.id, 1);
   const [f1, f2] = scout.md1;
@@ -251,7 +254,8 @@ test("the lock, results turning badges into points, and both leaderboards", asyn
   await expect(body.nth(0)).toContainText("1st");
   await expect(body.nth(0).locator("td").nth(1)).toHaveText("6");
   await expect(body.nth(0).locator("td").last()).toHaveText("1");
-  await expect(body.nth(1)).toContainText(rival.username);
+  await expect(body.nth(1)).toContainText(rivalName);
+  await expect(body.nth(1)).not.toContainText(rival.username);
   await expect(body.nth(1)).toContainText("2nd");
   await expect(body.nth(2)).toContainText("3rd");
   await expect(body.nth(2).locator("td").last()).toHaveText("2");
@@ -269,7 +273,7 @@ test("the lock, results turning badges into points, and both leaderboards", asyn
   await expect(season).toHaveCount(2);
   await expect(season.nth(0)).toContainText(me.username);
   await expect(season.nth(0).locator("td").nth(1)).toHaveText("6");
-  await expect(season.nth(1)).toContainText(rival.username);
+  await expect(season.nth(1)).toContainText(rivalName);
   await expect(page.locator("table.scout-board").first().getByTestId("scout-progress")).toHaveCount(2);
 
   // Nothing clips at phone width: no sideways scroll, every cell's text fits.
@@ -351,8 +355,8 @@ test.describe("without JavaScript", () => {
 
     // Tabs: links on desktop, the dropdown with Go on mobile; the match day picker with Go.
     if (isMobile) {
-      await page.getByLabel("Section").selectOption({ label: "Leaderboard" });
-      await page.getByRole("button", { name: "Go" }).click();
+      await page.getByLabel("Section", { exact: true }).selectOption({ label: "Leaderboard" });
+      await page.locator("form.tabs-mobile").getByRole("button", { name: "Go" }).click();
     } else {
       await page.getByRole("navigation", { name: "Scout sections" }).getByRole("link", { name: "Leaderboard" }).click();
     }
