@@ -141,6 +141,7 @@ export function parseScores(inputs: ScoreInput[]): ParsedScores {
     if (!/^\d$/.test(h) || !/^\d$/.test(a)) return { ok: false, message: SCORE_RANGE_MESSAGE, fixtureId };
     predictions.push({ fixture_id: fixtureId, home_goals: Number(h), away_goals: Number(a) });
   }
-  if (predictions.length === 0) return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId: inputs.length === 1 ? inputs[0].fixtureId : null };
+  if (predictions.length === 0)
+    return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId: inputs.length === 1 ? inputs[0].fixtureId : null };
   return { ok: true, predictions };
 }

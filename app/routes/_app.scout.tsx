@@ -272,7 +272,13 @@ export default function ScoutPage() {
                 rows={d.leaderboard}
                 myRow={d.myRow}
                 me={d.me}
-                viewHref={(view) => here({ tab: "leaderboard", view: view === "season" ? "season" : null, md: view === "season" ? null : new URLSearchParams(location.search).get("md") })}
+                viewHref={(view) =>
+                  here({
+                    tab: "leaderboard",
+                    view: view === "season" ? "season" : null,
+                    md: view === "season" ? null : new URLSearchParams(location.search).get("md"),
+                  })
+                }
                 keep={{ ...keepBase, tab: "leaderboard" }}
               />
             ) : null}

@@ -75,16 +75,42 @@ async function entryWithPredictions(userId: string, scout: Scout, scores: [numbe
 
 /** The admin's result entry (the same database function the admin panel calls), after the kickoff. */
 async function enterResult(adminId: string, fixtureId: string, home: number, away: number, at: Date) {
-  const code = await asUser(db(), adminId, async (tx) => {
-    const [row] = await tx<{ code: string }[]>`select public.save_fixture_result(${fixtureId}::bigint, ${home}::int, ${away}::int) as code`;
-    return row.code;
-  }, { now: at });
+  const code = await asUser(
+    db(),
+    adminId,
+    async (tx) => {
+      const [row] = await tx<
+        { code: string }[]
+      >`select public.save_fixture_result(${fixtureId}::bigint, ${home}::int, ${away}::int) as code`;
+      return row.code;
+    },
+    { now: at },
+  );
   expect(code).toBe("saved");
 }
 
 const entry = (page: Page, n: number) => page.getByTestId(`entry-${n}`);
 const fixtureRow = (scope: Locator, fixtureId: string) => scope.getByTestId(`fixture-${fixtureId}`);
 const score = (row: Locator, team: string) => row.getByLabel(new RegExp(`^${team} score`));
+
+/** Phone width: no sideways page scroll, the board does not scroll inside itself, every cell's text fits on screen. */
+async function expectNoClipping(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  const clipped = await page
+    .locator("table.scout-board td, table.scout-board th")
+    .evaluateAll((cells) =>
+      cells
+        .filter((c) => c.scrollWidth > c.clientWidth + 1 || c.getBoundingClientRect().right > document.documentElement.clientWidth)
+        .map((c) => c.textContent),
+    );
+  expect(clipped).toEqual([]);
+  const tableOverflow = await page
+    .locator("table.scout-board")
+    .first()
+    .evaluate((t) => t.scrollWidth - t.clientWidth);
+  expect(tableOverflow).toBeLessThanOrEqual(0);
+}
 
 async function openTab(page: Page, isMobile: boolean, name: string) {
   if (isMobile) await page.getByLabel("Section", { exact: true }).selectOption({ label: name });
@@ -100,10 +126,9 @@ test("redeem, predict, save one, save the whole entry, edit and cancel", async (
   await page.goto(`/scout?competition=${scout.id}`);
   await expect(page.getByRole("heading", { name: "Scout", level: 1 })).toBeVisible();
   // More than one active Scout competition (the demo one and this one): cards, this one current.
-  await expect(page.getByRole("navigation", { name: "Scout competitions" }).getByRole("link", { name: new RegExp(scout.name) })).toHaveAttribute(
-    "aria-current",
-    "page",
-  );
+  await expect(
+    page.getByRole("navigation", { name: "Scout competitions" }).getByRole("link", { name: new RegExp(scout.name) }),
+  ).toHaveAttribute("aria-current", "page");
   await expect(page.getByTestId("scout-lock")).toHaveText(/^Predictions Lock in \d+h \d+m$/);
   await expect(page.getByRole("heading", { name: `Signed shirt ${scout.tag}` })).toBeVisible();
   await expect(page.getByRole("link", { name: "Prize terms and conditions" })).toHaveAttribute("href", "https://example.com/terms");
@@ -265,6 +290,8 @@ test("the lock, results turning badges into points, and both leaderboards", asyn
   // The match day picker lists 2 then 1.
   await expect(page.getByLabel("Match Day", { exact: true }).locator("option")).toHaveText(["Match Day 2", "Match Day 1"]);
 
+  if (isMobile) await expectNoClipping(page);
+
   // Season view: one row per player, best entry index.
   await page.getByRole("link", { name: "Season", exact: true }).click();
   await expect(page).toHaveURL(/view=season/);
@@ -276,15 +303,7 @@ test("the lock, results turning badges into points, and both leaderboards", asyn
   await expect(season.nth(1)).toContainText(rivalName);
   await expect(page.locator("table.scout-board").first().getByTestId("scout-progress")).toHaveCount(2);
 
-  // Nothing clips at phone width: no sideways scroll, every cell's text fits.
-  if (isMobile) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    const clipped = await page.locator("table.scout-board td, table.scout-board th").evaluateAll((cells) =>
-      cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.textContent),
-    );
-    expect(clipped).toEqual([]);
-  }
+  if (isMobile) await expectNoClipping(page);
 });
 
 test("Ticket Required, No Fixtures Available and an unknown competition", async ({ page, loginAs }) => {

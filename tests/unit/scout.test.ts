@@ -105,7 +105,11 @@ describe("parseScores", () => {
     });
   });
   it("asks for both scores when one side is missing or nothing is filled", () => {
-    expect(parseScores([{ fixtureId: "1", home: "2", away: "" }])).toEqual({ ok: false, message: "Please enter both scores", fixtureId: "1" });
+    expect(parseScores([{ fixtureId: "1", home: "2", away: "" }])).toEqual({
+      ok: false,
+      message: "Please enter both scores",
+      fixtureId: "1",
+    });
     expect(parseScores([{ fixtureId: "1", home: "", away: "" }])).toMatchObject({ ok: false, message: "Please enter both scores" });
     expect(parseScores([])).toMatchObject({ ok: false, message: "Please enter both scores", fixtureId: null });
   });

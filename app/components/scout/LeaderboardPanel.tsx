@@ -25,7 +25,14 @@ interface Props {
   keep: Readonly<Record<string, string>>;
 }
 
-function Table({ rows, me, view, top, caption, progress }: {
+function Table({
+  rows,
+  me,
+  view,
+  top,
+  caption,
+  progress,
+}: {
   rows: LeaderRow[];
   me: string;
   view: Props["view"];
@@ -36,6 +43,13 @@ function Table({ rows, me, view, top, caption, progress }: {
   return (
     <table className="table scout-board">
       <caption className="visually-hidden">{caption}</caption>
+      <colgroup>
+        <col className="col-rank" />
+        <col />
+        <col className="col-num" />
+        <col className="col-exact" />
+        <col className="col-exact" />
+      </colgroup>
       <thead>
         <tr>
           <th scope="col">Rank</th>
@@ -88,10 +102,22 @@ export function LeaderboardPanel({ view, matchDay, currentMatchDay, rows, myRow,
       <h2>{title}</h2>
       <div className="scout-board-controls">
         <div className="segmented" role="group" aria-label="Leaderboard view">
-          <Link to={viewHref("matchday")} aria-current={view === "matchday" ? "page" : undefined} className={view === "matchday" ? "active" : undefined} replace preventScrollReset>
+          <Link
+            to={viewHref("matchday")}
+            aria-current={view === "matchday" ? "page" : undefined}
+            className={view === "matchday" ? "active" : undefined}
+            replace
+            preventScrollReset
+          >
             Match Day
           </Link>
-          <Link to={viewHref("season")} aria-current={view === "season" ? "page" : undefined} className={view === "season" ? "active" : undefined} replace preventScrollReset>
+          <Link
+            to={viewHref("season")}
+            aria-current={view === "season" ? "page" : undefined}
+            className={view === "season" ? "active" : undefined}
+            replace
+            preventScrollReset
+          >
             Season
           </Link>
         </div>
