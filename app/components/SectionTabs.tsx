@@ -21,7 +21,7 @@ interface Props {
   extra?: { href: string; label: string };
 }
 
-export function tabHref(search: string, tab: string, defaultTab: string, drop: readonly string[] = []) {
+function tabHref(search: string, tab: string, defaultTab: string, drop: readonly string[] = []) {
   const params = new URLSearchParams(search);
   for (const name of drop) params.delete(name);
   if (tab === defaultTab) params.delete("tab");

@@ -85,8 +85,6 @@ export const PROGRESS_ROWS = 10;
 
 type Toast = { type: "success" | "error"; message: string };
 
-export type RedeemCode = "created" | "no_tickets" | "max_entries" | "locked" | "not_found" | "error";
-
 /** The toast after a redeem, as the spec words it. */
 export function redeemToast(code: string): Toast {
   switch (code) {
