@@ -6,8 +6,7 @@ import {
   type LoaderFunctionArgs,
   type MetaFunction,
 } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
-import { useId } from "react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { competitionNotFound } from "~/components/CompetitionNotFound";
 import { CompetitionStandings } from "~/components/competition/CompetitionStandings";
@@ -17,6 +16,7 @@ import { MySelectionsPanel, type MySelectionRow } from "~/components/competition
 import { OverviewPanel } from "~/components/competition/OverviewPanel";
 import { PrizesPanel } from "~/components/competition/PrizesPanel";
 import { RegisteredPlayers } from "~/components/competition/RegisteredPlayers";
+import { SectionTabs } from "~/components/SectionTabs";
 import { FixtureList } from "~/components/FixtureList";
 import { HowToPlay } from "~/components/HowToPlay";
 import { PageLoading } from "~/components/PageLoading";
@@ -171,63 +171,6 @@ async function setSelection({ context, userId, competitionId }: Act, form: FormD
   return redirectWithToast(context.env, `/competition/${competitionId}?tab=manage-selections`, setSelectionMessage(code));
 }
 
-function tabHref(search: string, tab: string) {
-  const params = new URLSearchParams(search);
-  if (tab === "overview") params.delete("tab");
-  else params.set("tab", tab);
-  const qs = params.toString();
-  return qs ? `?${qs}` : "?";
-}
-
-function Tabs({ tabs, active }: { tabs: { id: string; label: string }[]; active: string }) {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const selectId = useId();
-  return (
-    <>
-      <nav aria-label="Competition sections" className="tabs-desktop">
-        <ul className="tabs">
-          {tabs.map((t) => (
-            <li key={t.id}>
-              <Link to={tabHref(location.search, t.id)} aria-current={t.id === active ? "page" : undefined} preventScrollReset replace>
-                {t.label}
-              </Link>
-            </li>
-          ))}
-          <li>
-            <a href="#how-to-play">How to play</a>
-          </li>
-        </ul>
-      </nav>
-      <Form method="get" className="tabs-mobile" replace preventScrollReset>
-        <label htmlFor={selectId}>Section</label>
-        <div className="row">
-          <select
-            id={selectId}
-            name="tab"
-            value={active}
-            onChange={(e) => navigate(tabHref(location.search, e.target.value), { replace: true, preventScrollReset: true })}
-          >
-            {tabs.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-          <noscript>
-            <button type="submit" className="btn btn-secondary">
-              Go
-            </button>
-          </noscript>
-          <a href="#how-to-play" className="btn btn-link">
-            How to play
-          </a>
-        </div>
-      </Form>
-    </>
-  );
-}
-
 export default function CompetitionDetailPage() {
   const d = useLoaderData<typeof loader>();
   // A refused form: its message shows beside the form that was sent (redirects carry a toast instead).
@@ -258,7 +201,13 @@ export default function CompetitionDetailPage() {
         </section>
       ) : null}
 
-      <Tabs tabs={d.tabs} active={d.tab} />
+      <SectionTabs
+        tabs={d.tabs}
+        active={d.tab}
+        defaultTab="overview"
+        label="Competition sections"
+        extra={{ href: "#how-to-play", label: "How to play" }}
+      />
 
       <section className="card tab-panel" aria-label={d.tabs.find((t) => t.id === d.tab)?.label}>
         {d.tab === "overview" ? (

@@ -1,15 +1,300 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { z } from "zod";
+import { AppErrorBoundary } from "~/components/AppErrorBoundary";
+import { PageLoading } from "~/components/PageLoading";
+import { SectionTabs } from "~/components/SectionTabs";
+import { StatusPage } from "~/components/StatusPage";
+import { LeaderboardPanel } from "~/components/scout/LeaderboardPanel";
+import { LockBadge } from "~/components/scout/LockBadge";
+import { MyPicksPanel } from "~/components/scout/MyPicksPanel";
+import { RulesPanel } from "~/components/scout/RulesPanel";
+import { SelectPanel, type SaveRefusal } from "~/components/scout/SelectPanel";
+import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { isUuid, UUID_PATTERN } from "~/lib/ids";
+import { parseScores, redeemToast, saveToast } from "~/lib/scout";
+import { getScoutPage, redeemTicket, savePredictions, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
+import { requireUser, requireUserAnd } from "~/session.server";
+import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scout | FootyCoach" }];
 
-// This page's content lands with its own issue; until then it shows only its heading.
-export default function Page() {
+const TABS = [
+  { id: "select", label: "Select" },
+  { id: "leaderboard", label: "Leaderboard" },
+  { id: "my-picks", label: "My Picks" },
+  { id: "rules", label: "Rules" },
+] as const satisfies readonly { id: ScoutTab; label: string }[];
+
+function scoutNotFound(): never {
+  throw new Response("Scout competition not found", { status: 404, statusText: "Not Found" });
+}
+
+/** The page's URL for a competition and tab (the default tab and absent values are left out). */
+function scoutHref(competitionId: string | null, params: Record<string, string | number | null | undefined> = {}) {
+  const q = new URLSearchParams();
+  if (competitionId) q.set("competition", competitionId);
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `/scout?${s}` : "/scout";
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const q = new URL(request.url).searchParams;
+  const requested = q.get("competition");
+  if (requested !== null && !isUuid(requested)) scoutNotFound();
+  const tabParam = q.get("tab");
+  const tab: ScoutTab = TABS.some((t) => t.id === tabParam) ? (tabParam as ScoutTab) : "select";
+  const view: LeaderboardView = q.get("view") === "season" ? "season" : "matchday";
+  const mdParam = q.get("md") ?? "";
+  const matchDay = /^\d{1,3}$/.test(mdParam) ? Number(mdParam) : null;
+  const edit = q.get("edit");
+
+  const { user, data: page } = await requireUserAnd(request, context, (userId) =>
+    getScoutPage(context.db, userId, { competitionId: requested, tab, view, matchDay }),
+  );
+  if (requested && !page.state) scoutNotFound();
+  const timeZone = safeTimeZone(user.timeZone);
+  return {
+    me: user.id,
+    serverNow: context.db.now.toISOString(),
+    competitions: page.competitions,
+    // The URL names the competition only when the player chose one (the newest is the default).
+    chosenInUrl: requested,
+    state: page.state,
+    tab,
+    view,
+    matchDay: page.matchDay,
+    entries: page.entries,
+    fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone) })),
+    leaderboard: page.leaderboard,
+    myRow: page.myRow,
+    editEntryId: isUuid(edit) && page.entries.some((e) => e.id === edit) ? edit : null,
+  };
+}
+
+const RedeemSchema = z.object({ competitionId: z.string().regex(UUID_PATTERN, "Failed to create new entry") });
+const SaveSchema = z.object({
+  competitionId: z.string().regex(UUID_PATTERN, "Failed to save prediction"),
+  entryId: z.string().regex(UUID_PATTERN, "Failed to save prediction"),
+  fixture: z
+    .string()
+    .regex(/^\d{1,15}$/, "Failed to save prediction")
+    .optional(),
+});
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request, context);
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case "redeem":
+      return redeem(context, user.id, form);
+    case "save-predictions":
+      return save(context, user.id, form);
+    default:
+      return unknownIntent();
+  }
+}
+
+async function redeem(context: AppLoadContext, userId: string, form: FormData) {
+  const parsed = parseForm(form, RedeemSchema);
+  if (!parsed.ok) return invalid(parsed.errors, "Failed to create new entry", 400, { intent: "redeem" as const });
+  const code = await redeemTicket(context.db, userId, parsed.data.competitionId);
+  return redirectWithToast(context.env, scoutHref(parsed.data.competitionId), redeemToast(code));
+}
+
+/**
+ * Saves one fixture (the Save Prediction button sends `fixture`) or the whole entry (Save Entry: every fixture
+ * with scores). Bad input is answered in place with the submitted values; the database's refusals as a toast.
+ */
+async function save(context: AppLoadContext, userId: string, form: FormData) {
+  const parsed = parseForm(form, SaveSchema);
+  if (!parsed.ok) return invalid(parsed.errors, "Failed to save prediction", 400, { intent: "save-predictions" as const });
+  const { competitionId, entryId, fixture } = parsed.data;
+  // The fixtures the form carries: home.<fixture id> and away.<fixture id>.
+  const values: SaveRefusal["values"] = {};
+  for (const [key, value] of form) {
+    const m = /^(home|away)\.(\d{1,15})$/.exec(key);
+    if (!m || typeof value !== "string") continue;
+    values[m[2]] ??= { home: "", away: "" };
+    values[m[2]][m[1] as "home" | "away"] = value.slice(0, 5);
+  }
+  if (Object.keys(values).length > 100) return invalid({}, "Failed to save prediction", 400, { intent: "save-predictions" as const });
+  const ids = fixture ? [fixture] : Object.keys(values);
+  const scores = parseScores(ids.map((id) => ({ fixtureId: id, home: values[id]?.home ?? "", away: values[id]?.away ?? "" })));
+  if (!scores.ok) {
+    const refusal: SaveRefusal = { intent: "save-predictions", entryId, fixtureId: scores.fixtureId, message: scores.message, values };
+    return invalid({ score: scores.message }, scores.message, 400, refusal);
+  }
+  const code = await savePredictions(context.db, userId, entryId, scores.predictions);
+  const anchor = fixture ? `#fixture-${entryId}-${fixture}` : `#entry-${entryId}`;
+  return redirectWithToast(context.env, `${scoutHref(competitionId)}${anchor}`, saveToast(code));
+}
+
+const notFoundHandlers = {
+  404: () => (
+    <StatusPage
+      status={404}
+      title="Scout competition not found"
+      message="This Scout competition does not exist or is no longer active."
+      linkTo="/scout"
+      linkLabel="Back to Scout"
+    />
+  ),
+};
+
+export function ErrorBoundary() {
+  return <AppErrorBoundary handlers={notFoundHandlers} />;
+}
+
+export default function ScoutPage() {
+  const d = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const actionData = useActionData<typeof action>() as { intent?: string; message?: string | null; entryId?: string } | undefined;
+  const s = d.state;
+  const competitionParam = d.chosenInUrl ?? null;
+  const refusal = actionData?.intent === "save-predictions" && actionData.entryId ? (actionData as unknown as SaveRefusal) : null;
+  const redeemError = actionData?.intent === "redeem" ? actionData.message : null;
+
+  const keepBase: Record<string, string> = competitionParam ? { competition: competitionParam } : {};
+  const here = (params: Record<string, string | number | null | undefined>) => scoutHref(competitionParam, params);
+
   return (
-    <div className="container">
-      <header className="page-header">
+    <div className="container scout-page">
+      <header className="page-header scout-header">
         <h1>Scout</h1>
+        {s ? <LockBadge lockTime={s.lockTime} locked={s.locked} serverNow={d.serverNow} /> : null}
       </header>
-      <p className="empty-state">This page is coming soon.</p>
+
+      <PageLoading />
+
+      {d.competitions.length === 0 || !s ? (
+        <p className="empty-state">No active Scout competitions found</p>
+      ) : (
+        <>
+          {d.competitions.length > 1 ? (
+            <nav aria-label="Scout competitions" className="scout-picker">
+              <ul className="list-plain scout-cards">
+                {d.competitions.map((c) => (
+                  <li key={c.id}>
+                    <Link
+                      to={scoutHref(c.id)}
+                      className={`card scout-card${c.id === s.id ? " is-active" : ""}`}
+                      aria-current={c.id === s.id ? "page" : undefined}
+                    >
+                      <strong>{c.name}</strong>
+                      <span>
+                        {c.league} · {c.season}
+                      </span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+          ) : (
+            <section className="card scout-card is-active" aria-label="Scout competition">
+              <strong>{s.name}</strong>
+              <span>
+                {s.league} · {s.season}
+              </span>
+            </section>
+          )}
+
+          <section className="scout-summary" aria-label="Your tickets">
+            <dl className="scout-tickets">
+              <div>
+                <dt>FootyCoach tickets</dt>
+                <dd data-testid="footycoach-tickets">{s.footycoachTickets}</dd>
+              </div>
+              <div>
+                <dt>Referral tickets</dt>
+                <dd data-testid="referral-tickets">{s.referralTickets}</dd>
+              </div>
+              <div>
+                <dt>Match Day</dt>
+                <dd>{s.currentMatchDay}</dd>
+              </div>
+            </dl>
+          </section>
+
+          {s.prize ? (
+            <section className="card scout-prize" aria-labelledby="scout-prize-title">
+              {s.prize.imageUrl ? <img src={s.prize.imageUrl} alt={s.prize.title ?? "Prize"} className="scout-prize-image" /> : null}
+              <div>
+                <h2 id="scout-prize-title">{s.prize.title ?? "Prize"}</h2>
+                {s.prize.description ? <p>{s.prize.description}</p> : null}
+                {s.prize.termsUrl ? (
+                  <a href={s.prize.termsUrl} target="_blank" rel="noopener noreferrer">
+                    Prize terms and conditions
+                  </a>
+                ) : null}
+              </div>
+            </section>
+          ) : null}
+
+          <SectionTabs
+            tabs={TABS}
+            active={d.tab}
+            defaultTab="select"
+            label="Scout sections"
+            drop={["edit", "view", "md"]}
+            keep={keepBase}
+          />
+
+          {redeemError ? (
+            <p className="alert alert-error" role="alert">
+              {redeemError}
+            </p>
+          ) : null}
+
+          <section className="card tab-panel" aria-label={TABS.find((t) => t.id === d.tab)?.label}>
+            {d.tab === "select" ? (
+              <SelectPanel
+                competitionId={s.id}
+                matchDay={s.currentMatchDay}
+                locked={s.locked}
+                hasFixtures={s.hasFixtures}
+                footycoachTickets={s.footycoachTickets}
+                referralTickets={s.referralTickets}
+                entries={d.entries}
+                fixtures={d.fixtures}
+                editEntryId={d.editEntryId}
+                editHref={(entryId) => here({ edit: entryId })}
+                refusal={refusal}
+              />
+            ) : null}
+            {d.tab === "leaderboard" ? (
+              <LeaderboardPanel
+                view={d.view}
+                matchDay={d.matchDay}
+                currentMatchDay={s.currentMatchDay}
+                rows={d.leaderboard}
+                myRow={d.myRow}
+                me={d.me}
+                viewHref={(view) =>
+                  here({
+                    tab: "leaderboard",
+                    view: view === "season" ? "season" : null,
+                    md: view === "season" ? null : new URLSearchParams(location.search).get("md"),
+                  })
+                }
+                keep={{ ...keepBase, tab: "leaderboard" }}
+              />
+            ) : null}
+            {d.tab === "my-picks" ? (
+              <MyPicksPanel
+                matchDay={d.matchDay}
+                currentMatchDay={s.currentMatchDay}
+                entries={d.entries}
+                fixtures={d.fixtures}
+                keep={{ ...keepBase, tab: "my-picks" }}
+              />
+            ) : null}
+            {d.tab === "rules" ? <RulesPanel /> : null}
+          </section>
+        </>
+      )}
     </div>
   );
 }

@@ -263,3 +263,39 @@ export async function addPick(sql: Sql, p: PickToCreate): Promise<number> {
   if (result.count === 0) throw new Error(`addPick: ${p.team} has no fixture on match day ${p.matchDay} of competition ${p.competitionId}`);
   return result.count;
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Scout
+
+export interface ScoutCompetitionOptions extends Omit<CompetitionOptions, "type"> {
+  prizeTitle?: string;
+  prizeDescription?: string;
+  prizeTermsUrl?: string;
+  prizeImageUrl?: string;
+}
+
+/**
+ * An active Scout competition (the database grants every player its FootyCoach ticket on insert). A test that
+ * needs its own leaderboards and lock gives it a season of its own (any text up to 20 characters; only the
+ * creation forms limit the vocabulary) with fixtures made by createFixtures.
+ */
+export function createScoutCompetition(sql: Sql, opts: ScoutCompetitionOptions = {}): Promise<Competition> {
+  const { prizeTitle, prizeDescription, prizeTermsUrl, prizeImageUrl, ...rest } = opts;
+  const columns: Record<string, unknown> = { ...rest.columns };
+  if (prizeTitle !== undefined) columns.prize_title = prizeTitle;
+  if (prizeDescription !== undefined) columns.prize_description = prizeDescription;
+  if (prizeTermsUrl !== undefined) columns.prize_terms_url = prizeTermsUrl;
+  if (prizeImageUrl !== undefined) columns.prize_image_url = prizeImageUrl;
+  return createCompetition(sql, { ...rest, type: "scout", columns });
+}
+
+/** Unused referral tickets for a player (as a referral would award them; referral_id left empty). */
+export async function giveReferralTickets(sql: Sql, userId: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await sql`insert into public.tickets (user_id, ticket_type) values (${userId}, 'referral')`;
+}
+
+/** Spends (marks used) the player's FootyCoach tickets of a competition, for the Ticket Required state. */
+export async function spendFootyCoachTickets(sql: Sql, userId: string, competitionId: string): Promise<void> {
+  await sql`update public.tickets set used = true, used_at = now()
+             where user_id = ${userId} and target_competition_id = ${competitionId} and not used`;
+}

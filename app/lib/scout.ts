@@ -1,0 +1,145 @@
+/**
+ * What the Scout page shows, as pure functions (display only: the database decides the lock, the points and
+ * what may be saved; these only choose the words).
+ */
+
+const MINUTE = 60_000;
+
+/**
+ * The lock badge: "Predictions Locked" when the server says so or the deadline has passed (the browser's
+ * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2h 5m",
+ * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute". Null when the match day has no
+ * deadline (no fixtures).
+ */
+export function lockBadgeText(lockTime: string | Date | null | undefined, now: Date | number, locked: boolean): string | null {
+  if (locked) return "Predictions Locked";
+  if (!lockTime) return null;
+  const end = new Date(lockTime).getTime();
+  if (Number.isNaN(end)) return null;
+  const ms = end - (typeof now === "number" ? now : now.getTime());
+  if (ms <= 0) return "Predictions Locked";
+  const totalMinutes = Math.floor(ms / MINUTE);
+  if (totalMinutes < 1) return "Predictions Lock in Less than 1 minute";
+  const hours = Math.floor(totalMinutes / 60);
+  const minutes = totalMinutes % 60;
+  return hours > 0 ? `Predictions Lock in ${hours}h ${minutes}m` : `Predictions Lock in ${minutes}m`;
+}
+
+export type BadgeTone = "muted" | "success" | "info" | "warning" | "danger";
+
+export interface PredictionBadge {
+  label: "Pending" | "Exact!" | "Stacked" | "Goals" | "Result" | "Miss";
+  /** The points awarded, null while the fixture is not complete. */
+  points: number | null;
+  tone: BadgeTone;
+}
+
+/**
+ * A prediction's result badge from its fixture's status and the points the database awarded: Pending until
+ * the fixture is complete (pending or postponed: no score), then Exact! (5), Stacked (3), Goals (2),
+ * Result (1), Miss (0).
+ */
+export function predictionBadge(fixtureStatus: string, pointsAwarded: number | null | undefined): PredictionBadge {
+  if (fixtureStatus !== "complete") return { label: "Pending", points: null, tone: "muted" };
+  const points = pointsAwarded ?? 0;
+  switch (points) {
+    case 5:
+      return { label: "Exact!", points, tone: "success" };
+    case 3:
+      return { label: "Stacked", points, tone: "info" };
+    case 2:
+      return { label: "Goals", points, tone: "info" };
+    case 1:
+      return { label: "Result", points, tone: "warning" };
+    default:
+      return { label: "Miss", points: 0, tone: "danger" };
+  }
+}
+
+/** An entry as players see it: entry_index counts from 0, the page from 1 ("Entry 1"). */
+export function entryNumber(entryIndex: number): number {
+  return entryIndex + 1;
+}
+
+export function entryLabel(entryIndex: number): string {
+  return `Entry ${entryNumber(entryIndex)}`;
+}
+
+/** A leaderboard progress bar's width in percent of the top score (0 when nobody has scored). */
+export function progressPercent(points: number, topPoints: number): number {
+  if (!(topPoints > 0) || !(points > 0)) return 0;
+  return Math.min(100, Math.round((points / topPoints) * 100));
+}
+
+/** Match days for the pickers: the current one first, down to 1. */
+export function matchDaysNewestFirst(current: number): number[] {
+  const days: number[] = [];
+  for (let d = Math.max(1, Math.floor(current)); d >= 1; d--) days.push(d);
+  return days;
+}
+
+/** Leaderboard rows shown, and the row count from which the note 'Showing top 100 entries' appears. */
+export const LEADERBOARD_LIMIT = 100;
+export const TOP_NOTE_FROM = 50;
+export const PROGRESS_ROWS = 10;
+
+type Toast = { type: "success" | "error"; message: string };
+
+/** The toast after a redeem, as the spec words it. */
+export function redeemToast(code: string): Toast {
+  switch (code) {
+    case "created":
+      return { type: "success", message: "New entry created! Ticket redeemed." };
+    case "no_tickets":
+      return { type: "error", message: "No tickets available to redeem" };
+    case "max_entries":
+      return { type: "error", message: "Maximum 10 entries per matchday" };
+    default:
+      return { type: "error", message: "Failed to create new entry" };
+  }
+}
+
+export const BOTH_SCORES_MESSAGE = "Please enter both scores";
+export const SCORE_RANGE_MESSAGE = "Scores must be whole numbers from 0 to 9.";
+
+/** The toast after saving predictions (an invalid_score here can only be a missing side: ranges are checked first). */
+export function saveToast(code: string): Toast {
+  switch (code) {
+    case "saved":
+      return { type: "success", message: "Prediction saved!" };
+    case "invalid_score":
+      return { type: "error", message: BOTH_SCORES_MESSAGE };
+    default:
+      return { type: "error", message: "Failed to save prediction" };
+  }
+}
+
+export interface ScoreInput {
+  fixtureId: string;
+  home: string;
+  away: string;
+}
+
+export type ParsedScores =
+  | { ok: true; predictions: { fixture_id: string; home_goals: number; away_goals: number }[] }
+  | { ok: false; message: string; fixtureId: string | null };
+
+/**
+ * The score pairs a save sends: each must be a whole number 0 to 9 on both sides; a pair with both sides empty
+ * is skipped (a whole-entry save of a partly filled entry), one side empty is 'Please enter both scores', and
+ * nothing to save at all is the same message.
+ */
+export function parseScores(inputs: ScoreInput[]): ParsedScores {
+  const predictions: { fixture_id: string; home_goals: number; away_goals: number }[] = [];
+  for (const { fixtureId, home, away } of inputs) {
+    const h = home.trim();
+    const a = away.trim();
+    if (h === "" && a === "") continue;
+    if (h === "" || a === "") return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId };
+    if (!/^\d$/.test(h) || !/^\d$/.test(a)) return { ok: false, message: SCORE_RANGE_MESSAGE, fixtureId };
+    predictions.push({ fixture_id: fixtureId, home_goals: Number(h), away_goals: Number(a) });
+  }
+  if (predictions.length === 0)
+    return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId: inputs.length === 1 ? inputs[0].fixtureId : null };
+  return { ok: true, predictions };
+}

@@ -1,0 +1,299 @@
+import type { Db } from "~/db.server";
+import { LEADERBOARD_LIMIT } from "~/lib/scout";
+import { normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
+
+/**
+ * The Scout game's reads and writes (briefs/scout-contract.md). Every rule (lock, tickets, limits, points,
+ * leaderboard order) is a database function; this module only reads and shapes what they answer.
+ */
+
+export interface ScoutCompetition {
+  id: string;
+  name: string;
+  league: string;
+  season: string;
+  currentMatchDay: number;
+}
+
+export interface ScoutPrize {
+  title: string | null;
+  description: string | null;
+  termsUrl: string | null;
+  imageUrl: string | null;
+}
+
+export interface ScoutState extends ScoutCompetition {
+  /** Deadline of the current match day (1 h before its first kickoff); null when it has no fixtures. */
+  lockTime: string | null;
+  /** Decided by the database on the request clock. */
+  locked: boolean;
+  hasFixtures: boolean;
+  footycoachTickets: number;
+  referralTickets: number;
+  prize: ScoutPrize | null;
+}
+
+export interface ScoutPrediction {
+  homeGoals: number;
+  awayGoals: number;
+  /** Meaningful only when the fixture is complete. */
+  pointsAwarded: number | null;
+  exact: boolean;
+}
+
+export interface ScoutEntry {
+  id: string;
+  matchDay: number;
+  entryIndex: number;
+  totalPoints: number;
+  exactCount: number;
+  /** By fixture id. */
+  predictions: Record<string, ScoutPrediction>;
+}
+
+export interface ScoutLeaderRow {
+  rank: number;
+  userId: string;
+  displayName: string;
+  totalPoints: number;
+  exactCount: number;
+  /** The entry's index (match day view) or the best entry's (season view), from 0. */
+  entryIndex: number | null;
+}
+
+export type ScoutTab = "select" | "leaderboard" | "my-picks" | "rules";
+export type LeaderboardView = "matchday" | "season";
+
+export interface ScoutPageRequest {
+  /** The competition in the URL (a valid uuid), or null for the newest active one. */
+  competitionId: string | null;
+  tab: ScoutTab;
+  view: LeaderboardView;
+  /** The match day asked for (My Picks, match day leaderboard); clamped to 1..current; null = current. */
+  matchDay: number | null;
+}
+
+export interface ScoutPage {
+  competitions: ScoutCompetition[];
+  /** Null when there is no active Scout competition, or the one asked for is not one. */
+  state: ScoutState | null;
+  /** The match day the entries, fixtures and match-day leaderboard are of. */
+  matchDay: number;
+  entries: ScoutEntry[];
+  fixtures: FixtureRow[];
+  leaderboard: ScoutLeaderRow[];
+  /** The player's own best row on the board shown, with its true rank (null when none). */
+  myRow: ScoutLeaderRow | null;
+}
+
+interface StateRow {
+  competition_id: string;
+  name: string;
+  league: string;
+  season: string;
+  current_match_day: number;
+  lock_time: Date | string | null;
+  locked: boolean;
+  has_fixtures: boolean;
+  footycoach_tickets: number;
+  referral_tickets: number;
+  prize_title: string | null;
+  prize_description: string | null;
+  prize_terms_url: string | null;
+  prize_image_url: string | null;
+}
+
+interface BoardRow {
+  rank: number | string;
+  user_id: string;
+  display_name: string | null;
+  total_points: number;
+  exact_count: number;
+  entry_index?: number | null;
+  best_entry_index?: number | null;
+}
+
+const toRow = (r: BoardRow): ScoutLeaderRow => ({
+  rank: Number(r.rank),
+  userId: r.user_id,
+  displayName: r.display_name ?? "",
+  totalPoints: Number(r.total_points),
+  exactCount: Number(r.exact_count),
+  entryIndex: (r.entry_index ?? r.best_entry_index ?? null) === null ? null : Number(r.entry_index ?? r.best_entry_index),
+});
+
+/**
+ * Everything one view of /scout shows, in one transaction whose queries are all issued together (one
+ * round trip with the session check): the competition list, the chosen competition's state, the player's
+ * entries with their predictions and the match day's fixtures (Select, My Picks), and the leaderboard with
+ * the player's own row (Leaderboard). The chosen competition and the match day are subqueries, so no query
+ * waits for another.
+ */
+export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest): Promise<ScoutPage> {
+  return db.asUser(userId, async (tx) => {
+    const chosen = tx`(select c.id from public.competitions c
+                        where c.type = 'scout' and c.status = 'active' ${req.competitionId ? tx`and c.id = ${req.competitionId}::uuid` : tx``}
+                        order by c.created_at desc, c.id limit 1)`;
+    const md =
+      req.tab === "select"
+        ? tx`(select c.current_match_day from public.competitions c where c.id = ${chosen})`
+        : tx`(select least(greatest(coalesce(${req.matchDay}::int, c.current_match_day), 1), c.current_match_day)
+                from public.competitions c where c.id = ${chosen})`;
+    const wantsPicks = req.tab === "select" || req.tab === "my-picks";
+    const wantsBoard = req.tab === "leaderboard";
+    const none = Promise.resolve([] as never[]);
+
+    const [competitions, states, mdRows, entries, predictions, fixtures, board, mine] = await Promise.all([
+      tx<{ id: string; name: string; league: string; season: string; current_match_day: number }[]>`
+        select c.id, c.name, c.league, c.season, c.current_match_day from public.competitions c
+         where c.type = 'scout' and c.status = 'active'
+         order by c.created_at desc, c.id`,
+      tx<StateRow[]>`select s.* from public.get_scout_state(${chosen}) s`,
+      tx<{ match_day: number | null }[]>`select ${md} as match_day`,
+      wantsPicks
+        ? tx<{ id: string; match_day: number; entry_index: number; total_points: number; exact_count: number }[]>`
+            select e.id, e.match_day, e.entry_index, e.total_points, e.exact_count
+              from public.scout_entries e
+             where e.competition_id = ${chosen} and e.user_id = ${userId} and e.match_day = ${md}
+             order by e.entry_index`
+        : none,
+      wantsPicks
+        ? tx<
+            {
+              scout_entry_id: string;
+              fixture_id: string;
+              home_goals: number;
+              away_goals: number;
+              points_awarded: number | null;
+              exact: boolean | null;
+            }[]
+          >`
+            select p.scout_entry_id, p.fixture_id::text as fixture_id, p.home_goals, p.away_goals, p.points_awarded, p.exact
+              from public.scout_predictions p
+              join public.scout_entries e on e.id = p.scout_entry_id
+             where e.competition_id = ${chosen} and e.user_id = ${userId} and e.match_day = ${md}`
+        : none,
+      wantsPicks
+        ? tx`
+            select f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
+                   f.home_score as "homeScore", f.away_score as "awayScore", f.status
+              from public.fixtures f
+              join public.competitions c on c.id = ${chosen}
+             where f.league = c.league and f.season = c.season and f.match_day = ${md}
+             order by f.kickoff_time, f.id`
+        : none,
+      wantsBoard
+        ? req.view === "season"
+          ? tx<BoardRow[]>`
+              select l.* from public.competitions c
+               cross join lateral public.get_scout_leaderboard_season(c.league, c.season, ${LEADERBOARD_LIMIT}) l
+               where c.id = ${chosen}`
+          : tx<BoardRow[]>`
+              select l.* from public.competitions c
+               cross join lateral public.get_scout_leaderboard_matchday(c.league, c.season, ${md}, ${LEADERBOARD_LIMIT}) l
+               where c.id = ${chosen}`
+        : none,
+      wantsBoard
+        ? req.view === "season"
+          ? tx<BoardRow[]>`
+              select l.* from public.competitions c
+               cross join lateral public.get_scout_leaderboard_season_player(c.league, c.season, ${userId}::uuid) l
+               where c.id = ${chosen}`
+          : tx<BoardRow[]>`
+              select l.* from public.competitions c
+               cross join lateral public.get_scout_leaderboard_matchday_player(c.league, c.season, ${md}, ${userId}::uuid) l
+               where c.id = ${chosen}`
+        : none,
+    ]);
+
+    const s = states[0];
+    const state: ScoutState | null = s
+      ? {
+          id: s.competition_id,
+          name: s.name,
+          league: s.league,
+          season: s.season,
+          currentMatchDay: Number(s.current_match_day),
+          lockTime: toIso(s.lock_time),
+          locked: Boolean(s.locked),
+          hasFixtures: Boolean(s.has_fixtures),
+          footycoachTickets: Number(s.footycoach_tickets ?? 0),
+          referralTickets: Number(s.referral_tickets ?? 0),
+          prize:
+            s.prize_title || s.prize_description || s.prize_terms_url || s.prize_image_url
+              ? { title: s.prize_title, description: s.prize_description, termsUrl: s.prize_terms_url, imageUrl: s.prize_image_url }
+              : null,
+        }
+      : null;
+
+    const byEntry = new Map<string, Record<string, ScoutPrediction>>();
+    for (const p of predictions) {
+      const map = byEntry.get(p.scout_entry_id) ?? {};
+      map[p.fixture_id] = {
+        homeGoals: Number(p.home_goals),
+        awayGoals: Number(p.away_goals),
+        pointsAwarded: p.points_awarded === null ? null : Number(p.points_awarded),
+        exact: Boolean(p.exact),
+      };
+      byEntry.set(p.scout_entry_id, map);
+    }
+
+    return {
+      competitions: competitions.map((c) => ({
+        id: c.id,
+        name: c.name,
+        league: c.league,
+        season: c.season,
+        currentMatchDay: Number(c.current_match_day),
+      })),
+      state,
+      matchDay: Number(mdRows[0]?.match_day ?? state?.currentMatchDay ?? 1),
+      entries: entries.map((e) => ({
+        id: e.id,
+        matchDay: Number(e.match_day),
+        entryIndex: Number(e.entry_index),
+        totalPoints: Number(e.total_points),
+        exactCount: Number(e.exact_count),
+        predictions: byEntry.get(e.id) ?? {},
+      })),
+      fixtures: normaliseFixtures(fixtures as readonly Record<string, unknown>[]),
+      leaderboard: board.map(toRow),
+      myRow: mine[0] ? toRow(mine[0]) : null,
+    };
+  });
+}
+
+/** Redeems a ticket into a new entry for the current match day (FootyCoach first, then referral; SQL decides). */
+export async function redeemTicket(db: Db, userId: string, competitionId: string): Promise<string> {
+  try {
+    const rows = await db.asUser(
+      userId,
+      (tx) => tx<{ code: string }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
+    );
+    return String(rows[0]?.code ?? "error");
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("redeem_ticket_for_entry failed:", (error as Error)?.message ?? error);
+    return "error";
+  }
+}
+
+/** Saves one or more predictions of one entry, all or nothing (the database checks owner, lock, fixture, range). */
+export async function savePredictions(
+  db: Db,
+  userId: string,
+  entryId: string,
+  predictions: { fixture_id: string; home_goals: number; away_goals: number }[],
+): Promise<string> {
+  try {
+    const rows = await db.asUser(
+      userId,
+      (tx) => tx<{ code: string }[]>`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
+    );
+    return String(rows[0]?.code ?? "error");
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    console.error("save_scout_predictions failed:", (error as Error)?.message ?? error);
+    return "error";
+  }
+}
