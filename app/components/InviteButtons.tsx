@@ -33,7 +33,11 @@ export function ShareButtons({ text, url, subject, labelFor }: ShareProps) {
 
   return (
     <div className="invite-buttons">
-      <a className="btn btn-secondary btn-sm" aria-label={labelFor("email")} href={`mailto:?subject=${encodeURIComponent(subject)}&body=${encoded}`}>
+      <a
+        className="btn btn-secondary btn-sm"
+        aria-label={labelFor("email")}
+        href={`mailto:?subject=${encodeURIComponent(subject)}&body=${encoded}`}
+      >
         Email
       </a>
       <a

@@ -22,8 +22,8 @@ export function ReferralPanel({ code, signupUrl, friendsReferred, referralTicket
     <section className="card referral-panel" aria-labelledby="referral-heading">
       <h2 id="referral-heading">Refer a friend</h2>
       <p className="hint">
-        Every friend who signs up with your referral code earns you one referral ticket for The Scout. Referral tickets never expire
-        and work on any Scout competition.
+        Every friend who signs up with your referral code earns you one referral ticket for The Scout. Referral tickets never expire and
+        work on any Scout competition.
       </p>
       <div className="referral-code">
         <span>Your referral code</span>
@@ -35,7 +35,12 @@ export function ReferralPanel({ code, signupUrl, friendsReferred, referralTicket
         <code className="referral-url">{signupUrl}</code>
         <CopyButton text={signupUrl} label="Copy sign-up link" />
       </div>
-      <ShareButtons text={text} url={signupUrl} subject="Join me on FootyCoach" labelFor={(network) => `Share your referral code by ${network}`} />
+      <ShareButtons
+        text={text}
+        url={signupUrl}
+        subject="Join me on FootyCoach"
+        labelFor={(network) => `Share your referral code by ${network}`}
+      />
       <dl className="details referral-stats">
         <dt>Friends referred</dt>
         <dd data-testid="friends-referred">{friendsReferred}</dd>

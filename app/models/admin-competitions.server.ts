@@ -45,33 +45,35 @@ const optionalHttps = (message: string) =>
 
 export function adminCompetitionSchema(today: string) {
   const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
-  return z.object({
-    name: required.max(100, "Competition name must be at most 100 characters."),
-    type: z.enum(ADMIN_CREATE_TYPE_VALUES, { error: REQUIRED }),
-    league: z.enum(CREATE_LEAGUES, { error: REQUIRED }),
-    season: z.enum(CREATE_SEASONS, { error: REQUIRED }),
-    startDate: startDateField(today),
-    startMatchDay: required
-      .regex(/^\d{1,3}$/, MATCH_DAY)
-      .transform(Number)
-      .refine((n) => n >= 1, MATCH_DAY),
-    prize: z
-      .string()
-      .trim()
-      .max(500, "Prize must be at most 500 characters.")
-      .optional()
-      .transform((v) => v || null),
-    // Scout only (the form shows them for type Scout; without JavaScript always, marked "Scout only").
-    prizeTitle: optionalText(PRIZE_TITLE_MAX, `Prize title must be at most ${PRIZE_TITLE_MAX} characters.`),
-    prizeDescription: optionalText(PRIZE_DESCRIPTION_MAX, `Prize description must be at most ${PRIZE_DESCRIPTION_MAX} characters.`),
-    prizeTermsUrl: optionalHttps("Prize terms URL must be an https:// address."),
-    prizeImageUrl: optionalHttps("Prize image URL must be an https:// address."),
-  }).superRefine((v, ctx) => {
-    if (v.type === "scout") return;
-    for (const key of ["prizeTitle", "prizeDescription", "prizeTermsUrl", "prizeImageUrl"] as const) {
-      if (v[key] !== null) ctx.addIssue({ code: "custom", path: [key], message: SCOUT_ONLY });
-    }
-  });
+  return z
+    .object({
+      name: required.max(100, "Competition name must be at most 100 characters."),
+      type: z.enum(ADMIN_CREATE_TYPE_VALUES, { error: REQUIRED }),
+      league: z.enum(CREATE_LEAGUES, { error: REQUIRED }),
+      season: z.enum(CREATE_SEASONS, { error: REQUIRED }),
+      startDate: startDateField(today),
+      startMatchDay: required
+        .regex(/^\d{1,3}$/, MATCH_DAY)
+        .transform(Number)
+        .refine((n) => n >= 1, MATCH_DAY),
+      prize: z
+        .string()
+        .trim()
+        .max(500, "Prize must be at most 500 characters.")
+        .optional()
+        .transform((v) => v || null),
+      // Scout only (the form shows them for type Scout; without JavaScript always, marked "Scout only").
+      prizeTitle: optionalText(PRIZE_TITLE_MAX, `Prize title must be at most ${PRIZE_TITLE_MAX} characters.`),
+      prizeDescription: optionalText(PRIZE_DESCRIPTION_MAX, `Prize description must be at most ${PRIZE_DESCRIPTION_MAX} characters.`),
+      prizeTermsUrl: optionalHttps("Prize terms URL must be an https:// address."),
+      prizeImageUrl: optionalHttps("Prize image URL must be an https:// address."),
+    })
+    .superRefine((v, ctx) => {
+      if (v.type === "scout") return;
+      for (const key of ["prizeTitle", "prizeDescription", "prizeTermsUrl", "prizeImageUrl"] as const) {
+        if (v[key] !== null) ctx.addIssue({ code: "custom", path: [key], message: SCOUT_ONLY });
+      }
+    });
 }
 type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>>;
 

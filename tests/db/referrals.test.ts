@@ -25,7 +25,9 @@ afterAll(async () => {
 const award = (referredId: string, email: string, code: string | null) =>
   sql.begin(async (tx) => {
     await tx`set local role service_role`;
-    const [{ awarded }] = await tx<{ awarded: boolean }[]>`select public.handle_referral_signup(${referredId}, ${email}, ${code}) as awarded`;
+    const [{ awarded }] = await tx<
+      { awarded: boolean }[]
+    >`select public.handle_referral_signup(${referredId}, ${email}, ${code}) as awarded`;
     return awarded;
   });
 
@@ -116,16 +118,23 @@ describe("handle_referral_signup", () => {
     for (const role of ["authenticated", "anon"] as const) {
       for (const fn of ["public.handle_referral_signup", "private.handle_referral_signup"]) {
         const code = await errorCode(
-          asUser(sql, role === "anon" ? null : friend.id, (tx) => tx.unsafe(`select ${fn}($1, $2, $3)`, [friend.id, friend.email, r.code]), {
-            role,
-          }),
+          asUser(
+            sql,
+            role === "anon" ? null : friend.id,
+            (tx) => tx.unsafe(`select ${fn}($1, $2, $3)`, [friend.id, friend.email, r.code]),
+            {
+              role,
+            },
+          ),
         );
         expect(code, `${fn} as ${role}`).toBe("42501");
       }
     }
     // Nor can a player write referrals or tickets directly.
     expect(
-      await errorCode(asUser(sql, friend.id, (tx) => tx`insert into public.tickets (user_id, ticket_type) values (${friend.id}, 'referral')`)),
+      await errorCode(
+        asUser(sql, friend.id, (tx) => tx`insert into public.tickets (user_id, ticket_type) values (${friend.id}, 'referral')`),
+      ),
     ).toBe("42501");
     expect(await counts(r.id)).toEqual({ referrals: 0, tickets: 0 });
   });
@@ -196,7 +205,15 @@ describe("admin creates Scout competitions with a prize", () => {
   });
 
   it("takes https:// addresses only", async () => {
-    const bad = ["http://example.com/terms", "/terms", "javascript:alert(1)", "https://", "https://exa mple.com", "ftp://x.org", "https://x.org/a b"];
+    const bad = [
+      "http://example.com/terms",
+      "/terms",
+      "javascript:alert(1)",
+      "https://",
+      "https://exa mple.com",
+      "ftp://x.org",
+      "https://x.org/a b",
+    ];
     for (const url of bad) {
       await expect(create(`Scout bad terms ${url}`, "scout", { ...prize, terms: url })).rejects.toMatchObject({
         code: "P0001",

@@ -42,7 +42,13 @@ export function ScoutPrizeFields({ values }: Props) {
         Scout only: leave these empty for knockout and season competitions. Addresses must start with https://.
       </p>
       <div className="admin-grid">
-        <Field id="cc-prize-title" label="Prize title" name="prizeTitle" maxLength={PRIZE_TITLE_MAX} defaultValue={values.prizeTitle ?? ""} />
+        <Field
+          id="cc-prize-title"
+          label="Prize title"
+          name="prizeTitle"
+          maxLength={PRIZE_TITLE_MAX}
+          defaultValue={values.prizeTitle ?? ""}
+        />
         <Field
           id="cc-prize-terms-url"
           label="Prize terms URL"
