@@ -6,6 +6,8 @@
  */
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "~/db.server";
+import { createAccount as signUp } from "~/models/account.server";
 import { createAccount, createAdmin, createFixtures, createPlayer, type Sql } from "../support/factories";
 import { asUser, errorCode, useTestDatabase } from "../support/pg";
 
@@ -150,6 +152,37 @@ describe("handle_referral_signup", () => {
       return row;
     });
     expect(seen).toEqual({ referrals: 3, tickets: 3 });
+  });
+});
+
+describe("sign-up (app/models/account.server.ts createAccount)", () => {
+  const server = () => createDb(db.url, new Date());
+  const ticketsOf = async (userId: string) =>
+    (await sql<{ n: number }[]>`select count(*)::int as n from public.tickets where user_id = ${userId} and ticket_type = 'referral'`)[0].n;
+
+  it("awards the referrer in the sign-up's transaction and says so", async () => {
+    const r = await referrer();
+    const created = await signUp(server(), `signup.${r.code.toLowerCase()}@example.test`, "secret1", r.code);
+    expect(created).toMatchObject({ ok: true, referralAwarded: true });
+    expect(await ticketsOf(r.id)).toBe(1);
+    const unknown = await signUp(server(), `signup.unknown.${r.code.toLowerCase()}@example.test`, "secret1", "ZZZZ0000");
+    expect(unknown).toMatchObject({ ok: true, referralAwarded: false });
+  });
+
+  it("a failing referral step never blocks the sign-up (savepoint; the account is kept)", async () => {
+    const r = await referrer();
+    const email = `signup.failing.${r.code.toLowerCase()}@example.test`;
+    // Make the referral step fail for real: the function is gone for the length of this test.
+    await sql`alter function public.handle_referral_signup(uuid, text, text) rename to handle_referral_signup_away`;
+    try {
+      const created = await signUp(server(), email, "secret1", r.code);
+      expect(created).toMatchObject({ ok: true, referralAwarded: false });
+    } finally {
+      await sql`alter function public.handle_referral_signup_away(uuid, text, text) rename to handle_referral_signup`;
+    }
+    const [account] = await sql`select signup_referral_code from account.accounts where email = ${email}`;
+    expect(account).toEqual({ signup_referral_code: r.code });
+    expect(await ticketsOf(r.id)).toBe(0);
   });
 });
 
