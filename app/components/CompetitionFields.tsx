@@ -30,6 +30,8 @@ interface ChoiceProps {
   locked?: boolean;
   /** Start each select on an empty "Select …" option: the admin form chooses nothing beforehand. */
   prompt?: boolean;
+  /** The types offered (default CREATE_TYPES; the admin form adds Scout). */
+  types?: readonly { value: string; label: string }[];
 }
 
 /** Type, League and Season, from the creation lists of spec part 1 section 5. */
@@ -39,7 +41,7 @@ const CHOICES = [
   { name: "season", label: "Season", options: CREATE_SEASONS, prompt: "Select season" },
 ] as const;
 
-export function CompetitionChoiceFields({ idPrefix, values, locked, prompt }: ChoiceProps) {
+export function CompetitionChoiceFields({ idPrefix, values, locked, prompt, types }: ChoiceProps) {
   return (
     <>
       {CHOICES.map((choice) => (
@@ -51,7 +53,7 @@ export function CompetitionChoiceFields({ idPrefix, values, locked, prompt }: Ch
           required
           disabled={locked}
           defaultValue={values[choice.name] ?? ""}
-          options={choice.options}
+          options={choice.name === "type" && types ? types : choice.options}
           placeholder={prompt ? choice.prompt : undefined}
         />
       ))}

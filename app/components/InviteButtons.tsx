@@ -1,20 +1,18 @@
 import { useEffect, useRef, useState } from "react";
 
-interface Props {
-  competitionName: string;
-  registrationKey: string;
-  /** Absolute URL of the competitions page. */
-  competitionsUrl: string;
+interface ShareProps {
+  /** The message shared. */
+  text: string;
+  /** The link shared (Facebook shares the link, with the text as its quote). */
+  url: string;
+  /** Subject of the email. */
+  subject: string;
+  /** Accessible name of each button, by network ("email", "WhatsApp", ...). */
+  labelFor: (network: string) => string;
 }
 
-/** The share text of a private competition: the key and a link to the competitions page (spec part 1 §2). */
-function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
-  return `Join my private FootyCoach competition "${competitionName}"! Use the registration key ${registrationKey} at ${competitionsUrl}`;
-}
-
-/** Invite by email, WhatsApp, Facebook and Twitter; Instagram has no share link, so its text is copied. */
-export function InviteButtons(props: Props) {
-  const text = inviteText(props);
+/** Share by email, WhatsApp, Facebook and Twitter; Instagram has no share link, so its text is copied. */
+export function ShareButtons({ text, url, subject, labelFor }: ShareProps) {
   const encoded = encodeURIComponent(text);
   const [feedback, setFeedback] = useState<string | null>(null);
   const timer = useRef<number | undefined>(undefined);
@@ -33,19 +31,18 @@ export function InviteButtons(props: Props) {
     timer.current = window.setTimeout(() => setFeedback(null), 1500);
   }
 
-  const label = (network: string) => `Invite to ${props.competitionName} by ${network}`;
   return (
     <div className="invite-buttons">
       <a
         className="btn btn-secondary btn-sm"
-        aria-label={label("email")}
-        href={`mailto:?subject=${encodeURIComponent("Join my FootyCoach competition")}&body=${encoded}`}
+        aria-label={labelFor("email")}
+        href={`mailto:?subject=${encodeURIComponent(subject)}&body=${encoded}`}
       >
         Email
       </a>
       <a
         className="btn btn-secondary btn-sm"
-        aria-label={label("WhatsApp")}
+        aria-label={labelFor("WhatsApp")}
         href={`https://wa.me/?text=${encoded}`}
         target="_blank"
         rel="noopener noreferrer"
@@ -54,8 +51,8 @@ export function InviteButtons(props: Props) {
       </a>
       <a
         className="btn btn-secondary btn-sm"
-        aria-label={label("Facebook")}
-        href={`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(props.competitionsUrl)}&quote=${encoded}`}
+        aria-label={labelFor("Facebook")}
+        href={`https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}&quote=${encoded}`}
         target="_blank"
         rel="noopener noreferrer"
       >
@@ -63,7 +60,7 @@ export function InviteButtons(props: Props) {
       </a>
       <a
         className="btn btn-secondary btn-sm"
-        aria-label={label("Twitter")}
+        aria-label={labelFor("Twitter")}
         href={`https://twitter.com/intent/tweet?text=${encoded}`}
         target="_blank"
         rel="noopener noreferrer"
@@ -73,7 +70,7 @@ export function InviteButtons(props: Props) {
       <button
         type="button"
         className="btn btn-secondary btn-sm"
-        aria-label={label("Instagram (copies the text)")}
+        aria-label={labelFor("Instagram (copies the text)")}
         onClick={() => void copyForInstagram()}
       >
         Instagram
@@ -82,5 +79,29 @@ export function InviteButtons(props: Props) {
         {feedback ?? ""}
       </span>
     </div>
+  );
+}
+
+interface Props {
+  competitionName: string;
+  registrationKey: string;
+  /** Absolute URL of the competitions page. */
+  competitionsUrl: string;
+}
+
+/** The share text of a private competition: the key and a link to the competitions page (spec part 1 §2). */
+function inviteText({ competitionName, registrationKey, competitionsUrl }: Props): string {
+  return `Join my private FootyCoach competition "${competitionName}"! Use the registration key ${registrationKey} at ${competitionsUrl}`;
+}
+
+/** Invite to a private competition by email, WhatsApp, Facebook, Twitter or Instagram. */
+export function InviteButtons(props: Props) {
+  return (
+    <ShareButtons
+      text={inviteText(props)}
+      url={props.competitionsUrl}
+      subject="Join my FootyCoach competition"
+      labelFor={(network) => `Invite to ${props.competitionName} by ${network}`}
+    />
   );
 }

@@ -2,13 +2,14 @@ import { Form } from "@remix-run/react";
 import { useState, useSyncExternalStore } from "react";
 import { usePending } from "~/components/usePending";
 import { Field, FormError } from "./Field";
-import { GENDERS, SELF_DESCRIBE_MAX } from "~/lib/profile-fields";
+import { DISPLAY_NAME_MAX, GENDERS, SELF_DESCRIBE_MAX } from "~/lib/profile-fields";
 
 interface ProfileDefaults {
   username?: string | null;
   dateOfBirth?: string | null;
   gender?: string | null;
   genderSelfDescribe?: string | null;
+  displayName?: string | null;
 }
 
 interface Props {
@@ -55,6 +56,15 @@ export function ProfileSetupForm({ defaults, errors = {}, message, inline = fals
           maxLength={30}
           defaultValue={defaults?.username ?? ""}
           error={errors.username}
+        />
+        <Field
+          label="Display name (optional)"
+          name="displayName"
+          autoComplete="nickname"
+          maxLength={DISPLAY_NAME_MAX}
+          defaultValue={defaults?.displayName ?? ""}
+          hint={`Up to ${DISPLAY_NAME_MAX} characters, shown on Scout leaderboards instead of your username.`}
+          error={errors.displayName}
         />
         <Field
           label="Date of Birth"

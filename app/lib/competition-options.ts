@@ -5,7 +5,7 @@
  * tests/db/vocabulary.test.ts fails when these and the SQL ones differ.
  */
 
-/** The types a competition can be created with (Scout competitions are made elsewhere). */
+/** The types any competition can be created with, private ones too (Scout: ADMIN_CREATE_TYPE_VALUES). */
 export const CREATE_TYPE_VALUES = ["knockout", "season"] as const;
 
 export function typeLabel(type: string): string {
@@ -13,6 +13,20 @@ export function typeLabel(type: string): string {
 }
 
 export const TYPE_OPTIONS = CREATE_TYPE_VALUES.map((value) => ({ value, label: typeLabel(value) }));
+
+/**
+ * What an admin may create in the admin panel: the creation types plus Scout (always public, with its prize).
+ * SQL: private.admin_competition_types().
+ */
+export const ADMIN_CREATE_TYPE_VALUES = [...CREATE_TYPE_VALUES, "scout"] as const;
+export const ADMIN_CREATE_TYPES = ADMIN_CREATE_TYPE_VALUES.map((value) => ({ value, label: typeLabel(value) }));
+
+/** Limits of a Scout competition's prize fields (the competitions table's checks; private.create_competition). */
+export const PRIZE_TITLE_MAX = 200;
+export const PRIZE_DESCRIPTION_MAX = 4000;
+export const PRIZE_URL_MAX = 2000;
+/** An https:// address: host, optional port, then printable characters without spaces (private.is_https_url). */
+export const HTTPS_URL = /^https:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][!-~]*)?$/;
 export const LEAGUE_OPTIONS = ["Premier League", "Championship", "La Liga", "Bundesliga", "Serie A", "MLS", "World Cup"] as const;
 export const SEASON_OPTIONS = ["2024/25", "2025", "2025/26"] as const;
 export const REGISTRATION_OPTIONS = [

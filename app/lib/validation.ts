@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
 
-import { SELF_DESCRIBE_MAX } from "./profile-fields";
+import { DISPLAY_NAME_MAX, SELF_DESCRIBE_MAX } from "./profile-fields";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat, safeTimeZone } from "./date-format";
 
@@ -99,6 +99,14 @@ export function profileSchema() {
         error: "Please select your gender.",
       }),
       genderSelfDescribe: z.string().trim().max(SELF_DESCRIBE_MAX, `Please use at most ${SELF_DESCRIBE_MAX} characters.`).optional(),
+      // Optional; blank = none (the username is shown). Trimmed, 1 to 40 characters, no control characters.
+      displayName: z
+        .string()
+        .trim()
+        .max(DISPLAY_NAME_MAX, `Display name must be at most ${DISPLAY_NAME_MAX} characters.`)
+        .regex(/^[^\p{Cc}]*$/u, "Display name may not contain control characters.")
+        .optional()
+        .transform((v) => v || null),
       timeZone: z
         .string()
         .trim()

@@ -30,8 +30,13 @@ async function recordAttempt(tx: Tx, kind: Kind, keys: string[], success: boolea
   await tx`insert into account.auth_attempts ${tx(keys.map((key) => ({ key, kind, success })))}`;
 }
 
-type SignupResult = { ok: true; userId: string } | { ok: false; message: string };
+type SignupResult = { ok: true; userId: string; referralAwarded: boolean } | { ok: false; message: string };
 
+/**
+ * Creates the account and, with a referral code, awards the referrer (public.handle_referral_signup: once per
+ * account, never to oneself) in the same transaction. The award runs under a savepoint: an unknown code or a
+ * failure there is logged and never blocks the sign-up (spec part 2 §4).
+ */
 export async function createAccount(db: Db, email: string, password: string, referralCode: string | null): Promise<SignupResult> {
   return db.asService(async (tx) => {
     const rows = await tx<{ id: string }[]>`
@@ -40,8 +45,22 @@ export async function createAccount(db: Db, email: string, password: string, ref
       on conflict (email) do nothing
       returning id`;
     if (!rows[0]) return { ok: false as const, message: "User already registered" };
-    return { ok: true as const, userId: rows[0].id };
+    const userId = rows[0].id;
+    const referralAwarded = referralCode ? await awardReferral(tx, userId, email, referralCode) : false;
+    return { ok: true as const, userId, referralAwarded };
   });
+}
+
+async function awardReferral(tx: Tx, userId: string, email: string, code: string): Promise<boolean> {
+  try {
+    const [row] = await tx.savepoint(
+      (sp) => sp<{ awarded: boolean }[]>`select public.handle_referral_signup(${userId}, ${email}, ${code}) as awarded`,
+    );
+    return row?.awarded === true;
+  } catch (error) {
+    console.error("referral award failed (sign-up goes on):", (error as Error)?.message ?? error);
+    return false;
+  }
 }
 
 type LoginResult = { ok: true; userId: string; username: string | null } | { ok: false; throttled: boolean; message: string };

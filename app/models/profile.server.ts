@@ -10,6 +10,8 @@ interface Profile {
   notificationsEnabled: boolean;
   analyticsConsent: boolean | null;
   referralCode: string;
+  /** Shown on Scout leaderboards instead of the username when set. */
+  displayName: string | null;
 }
 
 /** The player's own profile (RLS: a player reads only their own private fields); null when none yet. */
@@ -19,7 +21,7 @@ export async function getOwnProfile(db: Db, userId: string): Promise<Profile | n
       select username, to_char(date_of_birth, 'YYYY-MM-DD') as "dateOfBirth", gender,
              gender_self_describe as "genderSelfDescribe", time_zone as "timeZone",
              notifications_enabled as "notificationsEnabled", analytics_consent as "analyticsConsent",
-             referral_code as "referralCode"
+             referral_code as "referralCode", display_name as "displayName"
         from public.profiles where id = ${userId}`;
     return row ?? null;
   });
@@ -32,11 +34,13 @@ export async function saveProfile(db: Db, userId: string, input: ProfileInput): 
   try {
     await db.asUser(userId, async (tx) => {
       await tx`
-        insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe, time_zone)
-        values (${userId}, ${input.username}, ${input.dateOfBirth}, ${input.gender}, ${input.genderSelfDescribe}, ${input.timeZone})
+        insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe, time_zone, display_name)
+        values (${userId}, ${input.username}, ${input.dateOfBirth}, ${input.gender}, ${input.genderSelfDescribe}, ${input.timeZone},
+                ${input.displayName})
         on conflict (id) do update set
           username = excluded.username, date_of_birth = excluded.date_of_birth, gender = excluded.gender,
-          gender_self_describe = excluded.gender_self_describe, time_zone = excluded.time_zone`;
+          gender_self_describe = excluded.gender_self_describe, time_zone = excluded.time_zone,
+          display_name = excluded.display_name`;
     });
     return { ok: true };
   } catch (error) {

@@ -17,7 +17,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { today: todayIn(context.now, user.timeZone) };
 }
 
-const FIELDS = ["name", "type", "league", "season", "startDate", "startMatchDay", "prize"] as const;
+const FIELDS = [
+  "name",
+  "type",
+  "league",
+  "season",
+  "startDate",
+  "startMatchDay",
+  "prize",
+  "prizeTitle",
+  "prizeDescription",
+  "prizeTermsUrl",
+  "prizeImageUrl",
+] as const;
 
 /** The submitted text fields, echoed back so a refused form keeps what was typed (without JavaScript too). */
 function submitted(form: FormData): CreateCompetitionValues {

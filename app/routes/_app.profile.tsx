@@ -8,12 +8,17 @@ import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
 import { requireUser, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import { dateFormat } from "~/lib/date-format";
+import { ReferralPanel, referralSignupUrl } from "~/components/ReferralPanel";
+import { getReferralSummary } from "~/models/referrals.server";
 
 export const meta: MetaFunction = () => [{ title: "Profile | FootyCoach" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user, data: profile } = await requireUserAnd(request, context, (userId) => getOwnProfile(context.db, userId));
-  return { profile, email: user.email };
+  const { user, data } = await requireUserAnd(request, context, (userId) =>
+    Promise.all([getOwnProfile(context.db, userId), getReferralSummary(context.db, userId)]),
+  );
+  const [profile, referrals] = data;
+  return { profile, email: user.email, referrals, origin: new URL(request.url).origin };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -35,7 +40,7 @@ function genderLabel(gender: string, selfDescribe: string | null) {
 }
 
 export default function ProfilePage() {
-  const { profile, email } = useLoaderData<typeof loader>();
+  const { profile, email, referrals, origin } = useLoaderData<typeof loader>();
   const busy = usePending("notifications");
   const { consent, setConsent } = useAnalyticsConsent();
 
@@ -68,6 +73,8 @@ export default function ProfilePage() {
         <dl className="details">
           <dt>Username</dt>
           <dd>{profile.username}</dd>
+          <dt>Display Name</dt>
+          <dd>{profile.displayName ?? "Not set"}</dd>
           <dt>Email</dt>
           <dd>{email}</dd>
           <dt>Date of Birth</dt>
@@ -76,12 +83,9 @@ export default function ProfilePage() {
           <dd>{genderLabel(profile.gender, profile.genderSelfDescribe)}</dd>
           <dt>Time Zone</dt>
           <dd>{profile.timeZone ?? "Not set"}</dd>
-          <dt>Referral Code</dt>
-          <dd>
-            <code>{profile.referralCode}</code>
-          </dd>
         </dl>
       </section>
+      <ReferralPanel code={profile.referralCode} signupUrl={referralSignupUrl(origin, profile.referralCode)} {...referrals} />
       <section className="card" aria-labelledby="settings-heading">
         <h2 id="settings-heading">Settings</h2>
         <Form method="post" className="setting-row">

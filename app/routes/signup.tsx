@@ -8,6 +8,8 @@ import { createAccount } from "~/models/account.server";
 import { startSession } from "~/session.server";
 import { toastCookie } from "~/toast.server";
 
+const REFERRAL_AWARDED = "Signup successful! Your referrer has been awarded a bonus ticket.";
+
 export const meta: MetaFunction = () => [{ title: "Sign up | FootyCoach" }];
 
 export async function loader({ context }: LoaderFunctionArgs) {
@@ -28,9 +30,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   headers.append("Set-Cookie", await startSession(request, context.env, context.db, created.userId));
   headers.append(
     "Set-Cookie",
-    await toastCookie(context.env, { type: "success", message: "Signup successful! Let's set up your profile." }),
+    await toastCookie(context.env, {
+      type: "success",
+      message: created.referralAwarded ? REFERRAL_AWARDED : "Signup successful! Let's set up your profile.",
+    }),
   );
   return redirect("/setup-profile", { headers });
+}
+
+/** The code of a shared link (/signup?ref=CODE), upper-cased; anything that is not a code is left out. */
+function referralFromLink(ref: string | null): string {
+  const code = (ref ?? "").trim().toUpperCase();
+  return /^[A-Z0-9]{1,8}$/.test(code) ? code : "";
 }
 
 export default function Signup() {
@@ -47,7 +58,7 @@ export default function Signup() {
           name="referralCode"
           maxLength={8}
           autoCapitalize="characters"
-          defaultValue={(params.get("ref") ?? "").toUpperCase().slice(0, 8)}
+          defaultValue={referralFromLink(params.get("ref"))}
           onInput={(e) => {
             e.currentTarget.value = e.currentTarget.value.toUpperCase();
           }}

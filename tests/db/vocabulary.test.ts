@@ -4,7 +4,15 @@
  * equal (values and order), so a league added on one side only fails here instead of in front of a player.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPE_VALUES, DEFAULT_PRIZE, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
+import {
+  ADMIN_CREATE_TYPE_VALUES,
+  CREATE_LEAGUES,
+  CREATE_SEASONS,
+  CREATE_TYPE_VALUES,
+  DEFAULT_PRIZE,
+  HTTPS_URL,
+  PLAYER_CREATE_DEFAULTS,
+} from "~/lib/competition-options";
 import { asUser, useTestDatabase } from "../support/pg";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
@@ -19,12 +27,35 @@ afterAll(async () => {
 
 describe("creation vocabulary: SQL and TypeScript agree", () => {
   it("has the same types, leagues and seasons, in the same order", async () => {
-    const [row] = await db.sql<{ types: string[]; leagues: string[]; seasons: string[] }[]>`
-      select private.competition_types() as types, private.competition_leagues() as leagues,
-             private.competition_seasons() as seasons`;
+    const [row] = await db.sql<{ types: string[]; adminTypes: string[]; leagues: string[]; seasons: string[] }[]>`
+      select private.competition_types() as types, private.admin_competition_types() as "adminTypes",
+             private.competition_leagues() as leagues, private.competition_seasons() as seasons`;
     expect(row.types).toEqual([...CREATE_TYPE_VALUES]);
+    expect(row.adminTypes).toEqual([...ADMIN_CREATE_TYPE_VALUES]);
     expect(row.leagues).toEqual([...CREATE_LEAGUES]);
     expect(row.seasons).toEqual([...CREATE_SEASONS]);
+  });
+
+  it("agrees on what an https:// prize address is", async () => {
+    const samples = [
+      "https://example.com",
+      "https://example.com/terms?a=1#b",
+      "https://cdn.example.com:8443/x.png",
+      "https://example.com?x",
+      "http://example.com",
+      "https://",
+      "https://exa mple.com",
+      "https://example.com/a b",
+      "/terms",
+      "javascript:alert(1)",
+      "HTTPS://EXAMPLE.COM",
+      "https://example.com/\u00e9",
+      "https://example.com/é",
+    ];
+    const rows = await db.sql<{ url: string; ok: boolean }[]>`
+      select u as url, private.is_https_url(u) as ok from unnest(${samples}::text[]) as u`;
+    for (const { url, ok } of rows) expect(HTTPS_URL.test(url), url).toBe(ok);
+    expect(rows.filter((r) => r.ok).length).toBe(4);
   });
 
   it("has the same default prize, and the columns default to the shared values", async () => {

@@ -40,6 +40,15 @@ describe("profile schema", () => {
     expect(r.genderSelfDescribe).toBeNull();
     expect(r.timeZone).toBe("UTC");
   });
+  it("takes an optional display name: trimmed, blank = none, at most 40 characters, no control characters", () => {
+    const dob = { dateOfBirth: "1990-01-01" };
+    expect(profileSchema().parse({ ...base, ...dob, displayName: "  Kick Master  " }).displayName).toBe("Kick Master");
+    expect(profileSchema().parse({ ...base, ...dob, displayName: "   " }).displayName).toBeNull();
+    expect(profileSchema().parse({ ...base, ...dob }).displayName).toBeNull();
+    expect(profileSchema().parse({ ...base, ...dob, displayName: "x".repeat(40) }).displayName).toHaveLength(40);
+    expect(errorsOf({ ...base, ...dob, displayName: "x".repeat(41) }).displayName).toBe("Display name must be at most 40 characters.");
+    expect(errorsOf({ ...base, ...dob, displayName: "a\u0007b" }).displayName).toBe("Display name may not contain control characters.");
+  });
   it("refuses an unknown gender value", () => {
     expect(errorsOf({ ...base, gender: "other", dateOfBirth: "1990-01-01" }).gender).toBeTruthy();
   });

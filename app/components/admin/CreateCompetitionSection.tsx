@@ -2,7 +2,8 @@ import { Form } from "@remix-run/react";
 import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
 import { Field, FormError } from "~/components/Field";
 import { usePending } from "~/components/usePending";
-import { DEFAULT_PRIZE } from "~/lib/competition-options";
+import { ADMIN_CREATE_TYPES, DEFAULT_PRIZE } from "~/lib/competition-options";
+import { ScoutPrizeFields } from "./ScoutPrizeFields";
 import { ADMIN_PATHS } from "./sections";
 
 export interface CreateCompetitionValues {
@@ -13,6 +14,10 @@ export interface CreateCompetitionValues {
   startDate?: string;
   startMatchDay?: string;
   prize?: string;
+  prizeTitle?: string;
+  prizeDescription?: string;
+  prizeTermsUrl?: string;
+  prizeImageUrl?: string;
 }
 
 interface Props {
@@ -21,7 +26,7 @@ interface Props {
   values: CreateCompetitionValues | null;
 }
 
-/** Create competition (admin): public competitions of any listed league and season (spec part 2 §5). */
+/** Create competition (admin): public competitions of any listed league and season, Scout with its prize (spec part 2 §5). */
 export function CreateCompetitionSection({ today, error, values }: Props) {
   const busy = usePending("create-competition");
   const v = values ?? {};
@@ -33,7 +38,7 @@ export function CreateCompetitionSection({ today, error, values }: Props) {
         <FormError message={error} />
         <CompetitionNameField idPrefix="cc" defaultValue={v.name ?? ""} />
         <div className="admin-grid">
-          <CompetitionChoiceFields idPrefix="cc" values={v} prompt />
+          <CompetitionChoiceFields idPrefix="cc" values={v} prompt types={ADMIN_CREATE_TYPES} />
           <StartDateField idPrefix="cc" today={today} defaultValue={v.startDate ?? ""} />
           {/* Left out of CompetitionFields on purpose: here a number input (1 to 60, spec part 2 only asks for a
               value), while the players' modal takes digits as text so "1x" gets spec part 1's own message. */}
@@ -59,6 +64,7 @@ export function CreateCompetitionSection({ today, error, values }: Props) {
             defaultValue={v.prize ?? ""}
           />
         </div>
+        <ScoutPrizeFields values={v} />
         <div className="admin-form-actions">
           <button type="submit" className="btn btn-primary" disabled={busy}>
             {busy ? "Creating..." : "Create Competition"}
