@@ -13,24 +13,25 @@
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
 --   private tables: scout_scoring_queue
---   private functions: accounts_sync_profile_email, admin_create_competition, advance_scout_competitions,
---                      after_fixture_change, authenticate, can_see_match_day_picks, close_due_registrations,
---                      competition_leagues, competition_registration_key, competition_seasons,
---                      competition_types, competitions_before_write, create_competition,
---                      create_private_competition, csv_text, drain_scout_scoring_queue, eligible_teams,
---                      fixtures_queue_scout_scoring, fixtures_refresh_matchdays, fixtures_refresh_stats,
---                      get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
---                      get_scout_leaderboard_season, get_scout_leaderboard_season_player,
---                      grant_footycoach_tickets_for_competition, grant_footycoach_tickets_for_profile,
---                      is_admin, is_team_name, join_competition, knockout_status, local_today,
---                      lock_competition, lock_competition_of_row, lock_competitions_of,
---                      lock_competitions_of_many, lock_scout_competitions, matchdays_sync_competitions,
---                      player_names_sync_sort_name, process_competition, process_due_matchdays,
---                      profiles_before_insert, profiles_check_age, profiles_protect_columns,
---                      profiles_sync_player_name, random_code, redeem_ticket_for_entry, refresh_matchday,
---                      refresh_membership_stats, refresh_memberships, refresh_scout_season_totals,
---                      registration_is_open, registration_state, reprocess_competition, require_admin,
---                      rerank_competition, save_fixture_result, save_scout_predictions, save_team_selection,
+--   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
+--                      advance_scout_competitions, after_fixture_change, authenticate,
+--                      can_see_match_day_picks, close_due_registrations, competition_leagues,
+--                      competition_registration_key, competition_seasons, competition_types,
+--                      competitions_before_write, create_competition, create_private_competition, csv_text,
+--                      drain_scout_scoring_queue, eligible_teams, fixtures_queue_scout_scoring,
+--                      fixtures_refresh_matchdays, fixtures_refresh_stats, get_scout_leaderboard_matchday,
+--                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
+--                      get_scout_leaderboard_season_player, grant_footycoach_tickets_for_competition,
+--                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
+--                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
+--                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
+--                      lock_scout_competitions, matchdays_sync_competitions, player_names_sync_sort_name,
+--                      process_competition, process_due_matchdays, profiles_before_insert,
+--                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name, random_code,
+--                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
+--                      refresh_memberships, refresh_scout_season_totals, registration_is_open,
+--                      registration_state, reprocess_competition, require_admin, rerank_competition,
+--                      save_fixture_result, save_scout_predictions, save_team_selection,
 --                      score_scout_fixtures, score_scout_sweep, scout_display_name,
 --                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
 --                      set_updated_at, team_selections_before_write, team_selections_refresh_stats,
@@ -45,9 +46,9 @@
 --                     create_private_competition, default_prize, default_total_match_days,
 --                     get_eligible_teams, get_scout_leaderboard_matchday,
 --                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
---                     get_scout_leaderboard_season_player, get_scout_state, join_competition,
---                     knockout_leaderboard_page, knockout_leaderboard_position, matchday_closed,
---                     matchday_deadline, matchday_deadline_passed, process_due_matchdays,
+--                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
+--                     join_competition, knockout_leaderboard_page, knockout_leaderboard_position,
+--                     matchday_closed, matchday_deadline, matchday_deadline_passed, process_due_matchdays,
 --                     redeem_ticket_for_entry, registration_state, save_fixture_result,
 --                     save_scout_predictions, save_team_selection, score_scout_sweep,
 --                     season_leaderboard_page, season_leaderboard_position, selection_open,
@@ -86,6 +87,12 @@ CREATE TABLE account.accounts (
 --
 
 COMMENT ON COLUMN account.accounts.password_hash IS 'bcrypt hash made in SQL: extensions.crypt(password, extensions.gen_salt(''bf'', 10)); same format as Supabase Auth.';
+
+--
+-- Name: COLUMN accounts.signup_referral_code; Type: COMMENT; Schema: account
+--
+
+COMMENT ON COLUMN account.accounts.signup_referral_code IS 'The referral code typed at sign-up (upper-cased), kept as a record; the award itself is made at sign-up by public.handle_referral_signup (referrals and tickets).';
 
 --
 -- Name: accounts accounts_email_key; Type: CONSTRAINT; Schema: account
@@ -405,10 +412,27 @@ $$;
 REVOKE ALL ON FUNCTION private.accounts_sync_profile_email() FROM PUBLIC;
 
 --
--- Name: admin_create_competition(text, text, text, text, date, integer, text); Type: FUNCTION; Schema: private
+-- Name: admin_competition_types(); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text DEFAULT NULL::text) RETURNS uuid
+CREATE FUNCTION private.admin_competition_types() RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select private.competition_types() || array['scout']
+$$;
+
+--
+-- Name: FUNCTION admin_competition_types(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.admin_competition_types() FROM PUBLIC;
+
+--
+-- Name: admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text DEFAULT NULL::text, p_prize_title text DEFAULT NULL::text, p_prize_description text DEFAULT NULL::text, p_prize_terms_url text DEFAULT NULL::text, p_prize_image_url text DEFAULT NULL::text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -416,17 +440,18 @@ begin
   perform private.require_admin();
   return (select r.id
             from private.create_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day,
-                                            'public', p_prize, (select auth.uid())) as r);
+                                            'public', p_prize, (select auth.uid()), p_prize_title,
+                                            p_prize_description, p_prize_terms_url, p_prize_image_url) as r);
 end
 $$;
 
 --
--- Name: FUNCTION admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text); Type: ACL; Schema: private
+-- Name: FUNCTION admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO authenticated;
-GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO service_role;
+REVOKE ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) TO authenticated;
+GRANT ALL ON FUNCTION private.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) TO service_role;
 
 --
 -- Name: advance_scout_competitions(text, text); Type: FUNCTION; Schema: private
@@ -718,10 +743,10 @@ $$;
 REVOKE ALL ON FUNCTION private.competitions_before_write() FROM PUBLIC;
 
 --
--- Name: create_competition(text, text, text, text, date, integer, text, text, uuid); Type: FUNCTION; Schema: private
+-- Name: create_competition(text, text, text, text, date, integer, text, text, uuid, text, text, text, text); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid) RETURNS TABLE(id uuid, registration_key text)
+CREATE FUNCTION private.create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid, p_prize_title text DEFAULT NULL::text, p_prize_description text DEFAULT NULL::text, p_prize_terms_url text DEFAULT NULL::text, p_prize_image_url text DEFAULT NULL::text) RETURNS TABLE(id uuid, registration_key text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -732,6 +757,10 @@ declare
   v_league text := pg_catalog.btrim(p_league);
   v_season text := pg_catalog.btrim(p_season);
   v_prize text := nullif(pg_catalog.btrim(coalesce(p_prize, '')), '');
+  v_prize_title text := nullif(pg_catalog.btrim(coalesce(p_prize_title, '')), '');
+  v_prize_description text := nullif(pg_catalog.btrim(coalesce(p_prize_description, '')), '');
+  v_prize_terms_url text := nullif(pg_catalog.btrim(coalesce(p_prize_terms_url, '')), '');
+  v_prize_image_url text := nullif(pg_catalog.btrim(coalesce(p_prize_image_url, '')), '');
   v_total integer := public.default_total_match_days();
   v_constraint text;
 begin
@@ -739,7 +768,10 @@ begin
      or p_start_date is null or p_start_match_day is null then
     raise exception using errcode = 'P0001', message = 'Please fill in all required fields.';
   end if;
-  if not v_type = any (private.competition_types()) then
+  if p_visibility = 'public' and not v_type = any (private.admin_competition_types()) then
+    raise exception using errcode = 'P0001', message = 'Type must be knockout, season or scout.';
+  end if;
+  if p_visibility <> 'public' and not v_type = any (private.competition_types()) then
     raise exception using errcode = 'P0001', message = 'Type must be knockout or season.';
   end if;
   if not v_league = any (private.competition_leagues()) then
@@ -753,6 +785,22 @@ begin
   end if;
   if pg_catalog.char_length(v_prize) > 500 then
     raise exception using errcode = 'P0001', message = 'Prize must be at most 500 characters.';
+  end if;
+  if v_type <> 'scout' and (v_prize_title is not null or v_prize_description is not null
+                            or v_prize_terms_url is not null or v_prize_image_url is not null) then
+    raise exception using errcode = 'P0001', message = 'Prize details are for Scout competitions only.';
+  end if;
+  if pg_catalog.char_length(v_prize_title) > 200 then
+    raise exception using errcode = 'P0001', message = 'Prize title must be at most 200 characters.';
+  end if;
+  if pg_catalog.char_length(v_prize_description) > 4000 then
+    raise exception using errcode = 'P0001', message = 'Prize description must be at most 4000 characters.';
+  end if;
+  if pg_catalog.char_length(v_prize_terms_url) > 2000 or not private.is_https_url(v_prize_terms_url) then
+    raise exception using errcode = 'P0001', message = 'Prize terms URL must be an https:// address.';
+  end if;
+  if pg_catalog.char_length(v_prize_image_url) > 2000 or not private.is_https_url(v_prize_image_url) then
+    raise exception using errcode = 'P0001', message = 'Prize image URL must be an https:// address.';
   end if;
   if p_start_match_day < 1 or p_start_match_day > v_total then
     raise exception using errcode = 'P0001', message = 'Start Match Day must be a positive whole number.';
@@ -772,9 +820,11 @@ begin
     return query
       insert into public.competitions as c
         (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
-         status, registration_status, visibility, prize, created_by)
+         status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
+         prize_image_url, created_by)
       values (v_name, v_type, v_league, v_season, p_start_date, v_total, p_start_match_day, p_start_match_day,
-              'active', 'open', p_visibility, coalesce(v_prize, public.default_prize()), p_created_by)
+              'active', 'open', p_visibility, coalesce(v_prize, public.default_prize()), v_prize_title,
+              v_prize_description, v_prize_terms_url, v_prize_image_url, p_created_by)
       returning c.id, c.registration_key;
   exception when unique_violation then
     get stacked diagnostics v_constraint = constraint_name;
@@ -787,10 +837,10 @@ end
 $$;
 
 --
--- Name: FUNCTION create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid); Type: ACL; Schema: private
+-- Name: FUNCTION create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_visibility text, p_prize text, p_created_by uuid, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) FROM PUBLIC;
 
 --
 -- Name: create_private_competition(text, text, text, text, date, integer); Type: FUNCTION; Schema: private
@@ -1158,6 +1208,62 @@ $$;
 REVOKE ALL ON FUNCTION private.grant_footycoach_tickets_for_profile() FROM PUBLIC;
 
 --
+-- Name: handle_referral_signup(uuid, text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  v_code text := pg_catalog.upper(pg_catalog.btrim(coalesce(p_referral_code, '')));
+  v_email text := pg_catalog.lower(pg_catalog.btrim(coalesce(p_referred_email, '')));
+  v_referrer public.profiles%rowtype;
+  v_awarded integer;
+begin
+  if p_referred_user_id is null or v_code !~ '^[A-Z0-9]{1,8}$' then
+    return false;
+  end if;
+  select * into v_referrer from public.profiles p where p.referral_code = v_code;
+  if not found then
+    return false;
+  end if;
+  if v_referrer.id = p_referred_user_id or pg_catalog.lower(v_referrer.email) = v_email then
+    return false;
+  end if;
+  -- The referred account must exist (referrals.referred_id references it); its own email counts as well.
+  if not exists (select 1 from account.accounts a
+                  where a.id = p_referred_user_id and pg_catalog.lower(a.email) <> pg_catalog.lower(v_referrer.email)) then
+    return false;
+  end if;
+
+  with referral as (
+    insert into public.referrals (referrer_id, referred_id)
+    values (v_referrer.id, p_referred_user_id)
+    on conflict (referred_id) do nothing
+    returning id, referrer_id
+  )
+  insert into public.tickets (user_id, ticket_type, target_competition_id, referral_id)
+  select r.referrer_id, 'referral', null, r.id from referral r;
+  get diagnostics v_awarded = row_count;
+  return v_awarded > 0;
+end
+$_$;
+
+--
+-- Name: FUNCTION handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text); Type: COMMENT; Schema: private
+--
+
+COMMENT ON FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) IS 'Awards the owner of p_referral_code one referral ticket for the sign-up of p_referred_user_id: once per referred account, never to oneself; false when nothing was awarded (unknown code, self, already referred).';
+
+--
+-- Name: FUNCTION handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) TO service_role;
+
+--
 -- Name: is_admin(); Type: FUNCTION; Schema: private
 --
 
@@ -1177,6 +1283,23 @@ $$;
 REVOKE ALL ON FUNCTION private.is_admin() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.is_admin() TO authenticated;
 GRANT ALL ON FUNCTION private.is_admin() TO service_role;
+
+--
+-- Name: is_https_url(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.is_https_url(p_url text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+  select p_url ~ '^https://[A-Za-z0-9.-]+(:[0-9]{1,5})?([/?#][!-~]*)?$'
+$_$;
+
+--
+-- Name: FUNCTION is_https_url(p_url text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.is_https_url(p_url text) FROM PUBLIC;
 
 --
 -- Name: is_team_name(text); Type: FUNCTION; Schema: private
@@ -5240,24 +5363,25 @@ GRANT SELECT ON TABLE public.user_competition_stats_view TO service_role;
 -- public: functions --------------------------------------------------------------------------------------
 
 --
--- Name: admin_create_competition(text, text, text, text, date, integer, text); Type: FUNCTION; Schema: public
+-- Name: admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text); Type: FUNCTION; Schema: public
 --
 
-CREATE FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text DEFAULT NULL::text) RETURNS uuid
+CREATE FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text DEFAULT NULL::text, p_prize_title text DEFAULT NULL::text, p_prize_description text DEFAULT NULL::text, p_prize_terms_url text DEFAULT NULL::text, p_prize_image_url text DEFAULT NULL::text) RETURNS uuid
     LANGUAGE sql
     SET search_path TO ''
     AS $$
   select private.admin_create_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day,
-                                          p_prize)
+                                          p_prize, p_prize_title, p_prize_description, p_prize_terms_url,
+                                          p_prize_image_url)
 $$;
 
 --
--- Name: FUNCTION admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text); Type: ACL; Schema: public
+-- Name: FUNCTION admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text); Type: ACL; Schema: public
 --
 
-REVOKE ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO authenticated;
-GRANT ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text) TO service_role;
+REVOKE ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) TO authenticated;
+GRANT ALL ON FUNCTION public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) TO service_role;
 
 --
 -- Name: app_now(); Type: FUNCTION; Schema: public
@@ -5491,6 +5615,24 @@ $$;
 REVOKE ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.get_scout_state(p_competition_id uuid) TO service_role;
+
+--
+-- Name: handle_referral_signup(uuid, text, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) RETURNS boolean
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.handle_referral_signup(p_referred_user_id, p_referred_email, p_referral_code)
+$$;
+
+--
+-- Name: FUNCTION handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) TO service_role;
 
 --
 -- Name: join_competition(uuid, text); Type: FUNCTION; Schema: public
