@@ -136,10 +136,10 @@ async function main() {
       away_score: String(i % 3),
     }));
     const [uploadMs] = await timed(() => asUser(sql, admin, (tx) => tx`select public.upsert_fixtures(${tx.json(rows)})`, { now: after }));
-    const [check] = await sql`
+    const [check] = await sql<{ scored: number; points: number }[]>`
       select count(*) filter (where points_awarded > 0)::int as scored, sum(points_awarded)::int as points
         from public.scout_predictions p join public.fixtures f on f.id = p.fixture_id where f.match_day = ${MD} and f.league = ${LEAGUE}`;
-    const [entries] = await sql`
+    const [entries] = await sql<{ points: number }[]>`
       select sum(total_points)::int as points from public.scout_entries where match_day = ${MD} and league = ${LEAGUE}`;
     console.log(
       `scoring match day ${MD} (10 results in one upload, scored at commit): ${(uploadMs / 1000).toFixed(2)} s` +
@@ -151,7 +151,7 @@ async function main() {
     console.log(`correcting one result (re-scores ${N.toLocaleString("en")} predictions): ${(fixMs / 1000).toFixed(2)} s`);
     await sql`analyze`;
 
-    const measure = async (label: string, target: number, query: (tx: postgres.TransactionSql) => Promise<unknown[]>) => {
+    const measure = async (label: string, target: number, query: (tx: postgres.TransactionSql) => Promise<readonly unknown[]>) => {
       const times: number[] = [];
       let n = 0;
       for (let i = 0; i < RUNS; i++) {

@@ -100,7 +100,7 @@ async function result(fixtureId: string, home: number, away: number, now = AFTER
 
 beforeAll(async () => {
   db = await useTestDatabase();
-  sql = db.sql as unknown as Sql;
+  sql = db.sql;
   adminId = (await createAdmin(sql, { username: "scout_admin" })).id;
 });
 
