@@ -121,6 +121,32 @@ test.describe("save-subscription @desktop-only", () => {
   });
 });
 
+test("the profile toggle works without JavaScript: on sets the setting, off also removes the subscriptions @desktop-only", async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  try {
+    const player = await signIn(context, baseURL!);
+    const page = await context.newPage();
+    await db()`insert into public.push_subscriptions (user_id, kind, endpoint, p256dh, auth)
+               values (${player.id}, 'webpush', ${`https://push.example.test/nojs/${uniqueName()}`}, 'BKEY', 'YXV0aA')`;
+    await page.goto("/profile");
+    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await toggle.click();
+    await expect(page.getByText("Notifications turned on.")).toBeVisible();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    expect(await notificationsEnabled(player.id)).toBe(true);
+    await toggle.click();
+    await expect(page.getByText("Notifications turned off.")).toBeVisible();
+    expect(await notificationsEnabled(player.id)).toBe(false);
+    expect(await subscriptionsOf(player.id)).toEqual([]);
+  } finally {
+    await context.close();
+  }
+});
+
 // ---------------------------------------------------------------------------------------------------------
 // In the browser
 
@@ -248,6 +274,26 @@ test("Enable subscribes and saves; the profile toggle clears it", async ({ baseU
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-checked", "true");
     await expect.poll(async () => (await subscriptionsOf(player.id)).length).toBe(1);
+  } finally {
+    await b.close();
+  }
+});
+
+test("logout clears this browser's subscription before signing out @desktop-only", async ({ baseURL }) => {
+  const { player } = await activePlayer();
+  const b = await pushBrowser(baseURL!, player);
+  try {
+    const { page } = b;
+    await page.goto("/profile");
+    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expect.poll(async () => (await subscriptionsOf(player.id)).length).toBe(1);
+    await page.getByRole("button", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/login/);
+    expect(await subscriptionsOf(player.id)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem("footycoach.push"))).toBeNull();
+    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
   } finally {
     await b.close();
   }
