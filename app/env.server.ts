@@ -22,9 +22,7 @@ export interface Bindings {
 }
 
 /** A VAPID public key: an uncompressed P-256 point (65 bytes), base64url without padding (87 characters). */
-const VapidKey = z
-  .string()
-  .regex(/^B[A-Za-z0-9_-]{86}$/, "must be a base64url uncompressed P-256 public key (87 characters)");
+const VapidKey = z.string().regex(/^B[A-Za-z0-9_-]{86}$/, "must be a base64url uncompressed P-256 public key (87 characters)");
 /** Firebase web configuration values are public identifiers (they reach the browser). */
 const FirebaseValue = z.string().regex(/^[A-Za-z0-9:_.-]{1,200}$/, "must be a Firebase web config value");
 
@@ -61,7 +59,13 @@ const EnvSchema = z
     if (env.ENVIRONMENT === "production" && env.MAIL_PROVIDER === "outbox") {
       ctx.addIssue({ code: "custom", message: "production needs a real MAIL_PROVIDER" });
     }
-    const firebase = [env.FIREBASE_API_KEY, env.FIREBASE_PROJECT_ID, env.FIREBASE_MESSAGING_SENDER_ID, env.FIREBASE_APP_ID, env.FIREBASE_VAPID_KEY];
+    const firebase = [
+      env.FIREBASE_API_KEY,
+      env.FIREBASE_PROJECT_ID,
+      env.FIREBASE_MESSAGING_SENDER_ID,
+      env.FIREBASE_APP_ID,
+      env.FIREBASE_VAPID_KEY,
+    ];
     if (firebase.some(Boolean) && !firebase.every(Boolean)) {
       ctx.addIssue({
         code: "custom",

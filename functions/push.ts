@@ -1,12 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
 import { isCrossSiteMutation } from "../app/lib/origin";
-import {
-  DeleteSubscriptionBody,
-  SaveSubscriptionBody,
-  deletePushSubscription,
-  savePushSubscription,
-} from "../app/models/push.server";
+import { DeleteSubscriptionBody, SaveSubscriptionBody, deletePushSubscription, savePushSubscription } from "../app/models/push.server";
 import type { FunctionsBindings } from "./app";
 
 type C = Context<{ Bindings: FunctionsBindings }>;
@@ -50,10 +45,13 @@ pushFunctions.use(async (c, next) => {
     await next();
   } catch (error) {
     if (error instanceof Response) {
-      c.res = new Response(JSON.stringify({ error: error.status === 400 ? "The request could not be read." : "The service is temporarily unavailable." }), {
-        status: error.status,
-        headers: { "Content-Type": "application/json" },
-      });
+      c.res = new Response(
+        JSON.stringify({ error: error.status === 400 ? "The request could not be read." : "The service is temporarily unavailable." }),
+        {
+          status: error.status,
+          headers: { "Content-Type": "application/json" },
+        },
+      );
       return;
     }
     throw error;

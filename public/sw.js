@@ -38,7 +38,11 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((keys) => Promise.all(keys.filter((k) => k.startsWith("footycoach-") && k !== STATIC_CACHE && k !== ASSET_CACHE).map((k) => caches.delete(k))))
+      .then((keys) =>
+        Promise.all(
+          keys.filter((k) => k.startsWith("footycoach-") && k !== STATIC_CACHE && k !== ASSET_CACHE).map((k) => caches.delete(k)),
+        ),
+      )
       .then(() => self.clients.claim()),
   );
 });
@@ -51,11 +55,15 @@ self.addEventListener("fetch", (event) => {
 
   if (request.mode === "navigate") {
     // Network only for pages (never stored); the offline page when the network is gone.
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL, { cacheName: STATIC_CACHE }).then((r) => r || Response.error())));
+    event.respondWith(
+      fetch(request).catch(() => caches.match(OFFLINE_URL, { cacheName: STATIC_CACHE }).then((r) => r || Response.error())),
+    );
     return;
   }
   if (PRECACHE.includes(url.pathname) && !url.search) {
-    event.respondWith(fetch(request).catch(() => caches.match(url.pathname, { cacheName: STATIC_CACHE }).then((r) => r || Response.error())));
+    event.respondWith(
+      fetch(request).catch(() => caches.match(url.pathname, { cacheName: STATIC_CACHE }).then((r) => r || Response.error())),
+    );
     return;
   }
   if (url.pathname.startsWith("/assets/") && !url.search) {

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
+import { useHydrated } from "~/components/useHydrated";
 import { useRevalidator } from "@remix-run/react";
 import { Modal } from "~/components/Modal";
 import { useToast } from "~/components/Toaster";
@@ -51,21 +52,21 @@ export function reportPushError(error: unknown) {
  * notifications are on, foreground pushes as info toasts, and clearing this browser's push on logout.
  */
 export function PushSetup({ state }: { state: PushSetupState }) {
-  const [prompt, setPrompt] = useState(false);
+  const hydrated = useHydrated();
+  const [dismissed, setDismissed] = useState(false);
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   const revalidator = useRevalidator();
-  const latest = useRef(state);
-  latest.current = state;
-  const { config, activeCompetition, notificationsEnabled } = state;
+  const { config, activeCompetition, notificationsEnabled, fcmToken, fcmTokenUpdatedAt } = state;
+  const usable = hydrated && config.kind !== "off" && pushSupported();
+  // Read in the browser only (after hydration): the permission and the snooze live there.
+  const prompt = usable && !dismissed && activeCompetition && Notification.permission === "default" && !promptSnoozed();
 
-  // Decide once per visit whether to prompt or to refresh the subscription.
+  // Permission granted and notifications on: make sure this browser's subscription is saved (refresh).
   useEffect(() => {
-    if (config.kind === "off" || !pushSupported()) return;
-    const permission = Notification.permission;
-    if (permission === "default" && activeCompetition && !promptSnoozed()) setPrompt(true);
-    if (permission === "granted" && notificationsEnabled) setUpPush(config, latest.current).catch(reportPushError);
-  }, [config, activeCompetition, notificationsEnabled]);
+    if (config.kind === "off" || !pushSupported() || Notification.permission !== "granted" || !notificationsEnabled) return;
+    setUpPush(config, { notificationsEnabled, fcmToken, fcmTokenUpdatedAt }).catch(reportPushError);
+  }, [config, notificationsEnabled, fcmToken, fcmTokenUpdatedAt]);
 
   // A push that arrives while a page is in front is handed over by the service worker: an info toast.
   useEffect(() => {
@@ -99,17 +100,17 @@ export function PushSetup({ state }: { state: PushSetupState }) {
 
   const later = () => {
     snoozePrompt();
-    setPrompt(false);
+    setDismissed(true);
   };
   const enable = async () => {
     setBusy(true);
     try {
-      await setUpPush(config, latest.current, { force: true });
-      setPrompt(false);
+      await setUpPush(config, { notificationsEnabled, fcmToken, fcmTokenUpdatedAt }, { force: true });
+      setDismissed(true);
       revalidator.revalidate();
     } catch (error) {
       reportPushError(error);
-      setPrompt(false);
+      setDismissed(true);
     } finally {
       setBusy(false);
     }
@@ -119,8 +120,7 @@ export function PushSetup({ state }: { state: PushSetupState }) {
     <Modal title="Never Miss Team Selection Deadlines" onClose={later} className="push-prompt">
       <div className="push-prompt-body">
         <p>
-          Get a reminder 6 hours and 3 hours (final) before the team selection deadline, only when you have not made your
-          selection yet.
+          Get a reminder 6 hours and 3 hours (final) before the team selection deadline, only when you have not made your selection yet.
         </p>
       </div>
       <div className="dialog-actions">

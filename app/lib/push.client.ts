@@ -164,7 +164,10 @@ async function setUpWebPush(config: Extract<PushConfig, { kind: "webpush" }>, se
 
 async function setUpFcm(config: Extract<PushConfig, { kind: "fcm" }>, server: ServerPushState, opts: { force?: boolean }) {
   // The SDK (about 100 kB) is fetched only on this path.
-  const [{ initializeApp, getApps }, { getMessaging, getToken }] = await Promise.all([import("firebase/app"), import("firebase/messaging")]);
+  const [{ initializeApp, getApps }, { getMessaging, getToken }] = await Promise.all([
+    import("firebase/app"),
+    import("firebase/messaging"),
+  ]);
   const app = getApps()[0] ?? initializeApp(config.firebase);
   const registration = await navigator.serviceWorker.register("/firebase-messaging-sw.js", { scope: FCM_SCOPE });
   let token: string;
@@ -213,7 +216,10 @@ export async function clearPush(config: PushConfig, opts: { server: boolean; kee
       : Promise.resolve(true);
   const local = (async () => {
     if (config.kind === "fcm" && record?.kind === "fcm") {
-      const [{ initializeApp, getApps }, { getMessaging, deleteToken }] = await Promise.all([import("firebase/app"), import("firebase/messaging")]);
+      const [{ initializeApp, getApps }, { getMessaging, deleteToken }] = await Promise.all([
+        import("firebase/app"),
+        import("firebase/messaging"),
+      ]);
       const app = getApps()[0] ?? initializeApp(config.firebase);
       await deleteToken(getMessaging(app)).catch((error: unknown) => console.warn("deleteToken failed:", error));
       return;

@@ -60,7 +60,9 @@ export async function savePushSubscription(db: Db, userId: string, body: SaveSub
     return await db.asUser(userId, async (tx) => {
       const [row] =
         "fcmToken" in body
-          ? await tx<{ result: PushWriteResult }[]>`select public.save_push_subscription('fcm', null, null, null, ${body.fcmToken}) as result`
+          ? await tx<
+              { result: PushWriteResult }[]
+            >`select public.save_push_subscription('fcm', null, null, null, ${body.fcmToken}) as result`
           : await tx<{ result: PushWriteResult }[]>`
               select public.save_push_subscription('webpush', ${body.subscription.endpoint}, ${body.subscription.keys.p256dh},
                                                     ${body.subscription.keys.auth}, null) as result`;

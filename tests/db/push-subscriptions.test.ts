@@ -15,7 +15,11 @@ const saveWebPush = (caller: string | null, endpoint: string, keys = KEYS) =>
 const saveFcm = (caller: string | null, token: string, now?: Date) =>
   asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('fcm', null, null, null, ${token}) as r`, { now });
 const remove = (caller: string, endpoint: string | null, token: string | null) =>
-  asUser(db.sql, caller, async (tx) => (await tx<{ r: string }[]>`select public.delete_push_subscription(${endpoint}, ${token}) as r`)[0].r);
+  asUser(
+    db.sql,
+    caller,
+    async (tx) => (await tx<{ r: string }[]>`select public.delete_push_subscription(${endpoint}, ${token}) as r`)[0].r,
+  );
 
 const rows = (userId: string) =>
   db.sql<{ kind: string; endpoint: string | null; fcm_token: string | null; p256dh: string | null }[]>`
@@ -41,7 +45,9 @@ describe("save_push_subscription", () => {
   it("saves a Web Push subscription once (idempotent) and turns notifications on", async () => {
     await saveWebPush(ids.alice, "https://push.example.test/a1");
     await saveWebPush(ids.alice, "https://push.example.test/a1");
-    expect(await rows(ids.alice)).toEqual([{ kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: KEYS.p256dh }]);
+    expect(await rows(ids.alice)).toEqual([
+      { kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: KEYS.p256dh },
+    ]);
     expect((await profile(ids.alice)).enabled).toBe(true);
   });
 
@@ -70,7 +76,9 @@ describe("save_push_subscription", () => {
   it("refuses bad values, no identity and a caller without a profile, writing nothing", async () => {
     expect(await errorCode(saveWebPush(ids.alice, "http://push.example.test/plain"))).toBe("22023");
     expect(await errorCode(saveWebPush(ids.alice, "https://push.example.test/k", { p256dh: "", auth: "x" }))).toBe("22023");
-    expect(await errorCode(asUser(db.sql, ids.alice, (tx) => tx`select public.save_push_subscription('sms', null, null, null, 'x')`))).toBe("22023");
+    expect(await errorCode(asUser(db.sql, ids.alice, (tx) => tx`select public.save_push_subscription('sms', null, null, null, 'x')`))).toBe(
+      "22023",
+    );
     expect(await errorCode(saveWebPush(null, "https://push.example.test/n"))).toBe("28000");
     expect(await errorCode(saveWebPush(ids.ghost, "https://push.example.test/g"))).toBe("P0002");
     const [{ n }] = await db.sql<{ n: number }[]>`
@@ -86,7 +94,11 @@ describe("save_push_subscription", () => {
     ).toBe("42501");
     expect(
       await errorCode(
-        asUser(db.sql, ids.alice, (tx) => tx`insert into public.push_subscriptions (user_id, kind, fcm_token) values (${ids.bob}, 'fcm', 'sneaky')`),
+        asUser(
+          db.sql,
+          ids.alice,
+          (tx) => tx`insert into public.push_subscriptions (user_id, kind, fcm_token) values (${ids.bob}, 'fcm', 'sneaky')`,
+        ),
       ),
     ).toBe("42501");
   });

@@ -50,9 +50,15 @@ test.describe("save-subscription @desktop-only", () => {
     expect(signedOut.status()).toBe(401);
 
     const player = await loginAs();
-    const crossSite = await page.request.post(SAVE, { data: { subscription: subscription() }, headers: { Origin: "https://evil.example" } });
+    const crossSite = await page.request.post(SAVE, {
+      data: { subscription: subscription() },
+      headers: { Origin: "https://evil.example" },
+    });
     expect(crossSite.status()).toBe(403);
-    const crossSiteDelete = await page.request.delete(SAVE, { data: { endpoint: "https://push.example.test/x" }, headers: { Origin: "https://evil.example" } });
+    const crossSiteDelete = await page.request.delete(SAVE, {
+      data: { endpoint: "https://push.example.test/x" },
+      headers: { Origin: "https://evil.example" },
+    });
     expect(crossSiteDelete.status()).toBe(403);
 
     const bad: unknown[] = [
@@ -81,7 +87,11 @@ test.describe("save-subscription @desktop-only", () => {
     expect(await subscriptionsOf(player.id)).toEqual([]);
   });
 
-  test("binds to the session: a userId in the body is ignored; idempotent; moves to the caller; delete", async ({ page, loginAs, baseURL }) => {
+  test("binds to the session: a userId in the body is ignored; idempotent; moves to the caller; delete", async ({
+    page,
+    loginAs,
+    baseURL,
+  }) => {
     const other = await createPlayer(db(), { username: uniqueName() });
     const player = await loginAs();
     const sub = subscription();
@@ -159,7 +169,11 @@ test.afterAll(async () => {
 });
 
 /** A persistent Chromium profile (push needs one) with this project's device settings, signed in as `userId`. */
-async function pushBrowser(baseURL: string, who: { email: string }, grant = true): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+async function pushBrowser(
+  baseURL: string,
+  who: { email: string },
+  grant = true,
+): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const use = test.info().project.use;
   const dir = mkdtempSync(path.join(os.tmpdir(), "footycoach-push-"));
   const context = await chromium.launchPersistentContext(dir, {
@@ -268,7 +282,9 @@ test("Enable subscribes and saves; the profile toggle clears it", async ({ baseU
     await expect(toggle).toHaveAttribute("aria-checked", "false");
     await expect.poll(() => subscriptionsOf(player.id)).toEqual([]);
     expect(await notificationsEnabled(player.id)).toBe(false);
-    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
+    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(
+      true,
+    );
 
     // And on again from the profile: subscribes anew.
     await toggle.click();
@@ -293,7 +309,9 @@ test("logout clears this browser's subscription before signing out @desktop-only
     await expect(page).toHaveURL(/\/login/);
     expect(await subscriptionsOf(player.id)).toEqual([]);
     expect(await page.evaluate(() => localStorage.getItem("footycoach.push"))).toBeNull();
-    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
+    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(
+      true,
+    );
   } finally {
     await b.close();
   }
@@ -353,7 +371,11 @@ test("a push shows a notification whose click opens its link; in front it is an 
     await cdp.send("ServiceWorker.enable");
     const registration = (await registrations).find((r) => r.scopeURL === `${baseURL}/`)!;
     const deliver = (payload: object) =>
-      cdp.send("ServiceWorker.deliverPushMessage", { origin: baseURL!, registrationId: registration.registrationId, data: JSON.stringify(payload) });
+      cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: baseURL!,
+        registrationId: registration.registrationId,
+        data: JSON.stringify(payload),
+      });
 
     // In front: the page shows it as an info toast, no notification.
     await deliver({ title: "FootyCoach", body: "Pick your team: 3 hours left", link: `/select-team/${competition.id}` });
@@ -365,7 +387,13 @@ test("a push shows a notification whose click opens its link; in front it is an 
     await page.waitForTimeout(500);
     await page.goto("/competitions");
     const shown = await page.evaluate(async () =>
-      (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, icon: n.icon, tag: n.tag, data: n.data })),
+      (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+        title: n.title,
+        body: n.body,
+        icon: n.icon,
+        tag: n.tag,
+        data: n.data,
+      })),
     );
     expect(shown).toEqual([
       {

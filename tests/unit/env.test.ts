@@ -110,7 +110,12 @@ describe("push configuration", () => {
     expect(pushConfig(readEnv(bindings({ ENVIRONMENT: "test", VAPID_PUBLIC_KEY: VAPID })))).toEqual({ kind: "webpush", vapidKey: VAPID });
     expect(pushConfig(readEnv(bindings({ ENVIRONMENT: "test", VAPID_PUBLIC_KEY: VAPID, ...firebase })))).toEqual({
       kind: "fcm",
-      firebase: { apiKey: firebase.FIREBASE_API_KEY, projectId: "footycoach-app", messagingSenderId: "123456789012", appId: firebase.FIREBASE_APP_ID },
+      firebase: {
+        apiKey: firebase.FIREBASE_API_KEY,
+        projectId: "footycoach-app",
+        messagingSenderId: "123456789012",
+        appId: firebase.FIREBASE_APP_ID,
+      },
       vapidKey: VAPID,
     });
   });

@@ -1,8 +1,9 @@
 // Writes public/icon-192.png and public/icon-512.png (the installable app's icons, decision 014): a green
 // square with a white ball, drawn pixel by pixel and encoded as PNG with node's zlib (no image tool needed).
-// Run: node scripts/generate-icons.mjs
+// Run: npx tsx scripts/generate-icons.ts
 import { deflateSync } from "node:zlib";
 import { writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const GREEN = [0x15, 0x80, 0x3d];
@@ -13,12 +14,12 @@ const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
   return c >>> 0;
 });
-function crc32(buffer) {
+function crc32(buffer: Buffer): number {
   let c = 0xffffffff;
   for (const byte of buffer) c = CRC_TABLE[(c ^ byte) & 0xff] ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
-function chunk(type, data) {
+function chunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
@@ -27,8 +28,8 @@ function chunk(type, data) {
   return Buffer.concat([length, body, crc]);
 }
 
-function icon(size) {
-  const rows = [];
+function icon(size: number): Buffer {
+  const rows: Buffer[] = [];
   const c = size / 2;
   const ball = size * 0.3;
   const ring = size * 0.045;
@@ -56,6 +57,6 @@ function icon(size) {
   ]);
 }
 
-const out = path.join(path.dirname(new URL(import.meta.url).pathname), "..", "public");
+const out = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "public");
 for (const size of [192, 512]) writeFileSync(path.join(out, `icon-${size}.png`), icon(size));
 console.log("wrote public/icon-192.png and public/icon-512.png");
