@@ -59,8 +59,12 @@ export function PushSetup({ state }: { state: PushSetupState }) {
   const revalidator = useRevalidator();
   const { config, activeCompetition, notificationsEnabled, fcmToken, fcmTokenUpdatedAt } = state;
   const usable = hydrated && config.kind !== "off" && pushSupported();
-  // Read in the browser only (after hydration): the permission and the snooze live there.
-  const prompt = usable && !dismissed && activeCompetition && Notification.permission === "default" && !promptSnoozed();
+  // Read in the browser only (after hydration): the permission and the snooze live there. Once shown, the
+  // prompt stays until answered (adjusted while rendering, so it never vanishes under the player).
+  const [shown, setShown] = useState(false);
+  const ask = usable && activeCompetition && Notification.permission === "default" && !promptSnoozed();
+  if (ask && !shown) setShown(true);
+  const prompt = shown && !dismissed;
 
   // Permission granted and notifications on: make sure this browser's subscription is saved (refresh).
   useEffect(() => {
