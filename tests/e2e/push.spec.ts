@@ -187,7 +187,7 @@ async function pushBrowser(
     hasTouch: use.hasTouch,
   });
   if (grant) await context.grantPermissions(["notifications"], { origin: baseURL });
-  await signIn(context, baseURL, who);
+  await signIn(context, baseURL, who, { pushPrompt: true });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
     context,
@@ -226,7 +226,7 @@ test("the permission prompt: texts, Maybe Later not asked again; none without an
     // Another player in no active competition is never asked.
     await b.context.clearCookies();
     const idle = await createPlayer(db(), { username: uniqueName() });
-    await signIn(b.context, baseURL!, idle);
+    await signIn(b.context, baseURL!, idle, { pushPrompt: true });
     await page.evaluate(() => localStorage.clear());
     await page.goto("/dashboard");
     await page.waitForLoadState("networkidle");
