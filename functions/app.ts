@@ -23,8 +23,6 @@ functionsApp.get("/health", async (c) => {
 functionsApp.route("/", pushFunctions);
 
 functionsApp.onError((error, c) => {
-  // The database's own answers (503 unavailable, 400 a value it could not take) pass through as they are.
-  if (error instanceof Response) return error;
   console.error("function failed:", error instanceof Error ? error.message : error);
   return c.json({ error: "Something went wrong." }, 500);
 });

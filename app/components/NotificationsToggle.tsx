@@ -1,9 +1,9 @@
 import { Form, useSubmit } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { usePending } from "~/components/usePending";
 import { reportPushError } from "~/components/PushSetup";
 import type { PushConfig } from "~/env.server";
-import { clearPush, pushSupported, setUpPush } from "~/lib/push.client";
+import { PushPermissionError, clearPush, pushSupported, setUpPush } from "~/lib/push.client";
 
 /**
  * The /profile notifications toggle. Without JavaScript it is a plain form for the setting itself. With it,
@@ -22,24 +22,30 @@ export function NotificationsToggle({
   fcmToken: string | null;
   fcmTokenUpdatedAt: string | null;
 }) {
-  const busy = usePending("notifications");
+  const pending = usePending("notifications");
+  const [working, setWorking] = useState(false);
+  const busy = pending || working;
   const submit = useSubmit();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     if (config.kind === "off" || !pushSupported()) return; // the setting alone, as without JavaScript
     event.preventDefault();
     const form = event.currentTarget;
+    setWorking(true);
     const work = enabled
       ? clearPush(config, { server: false })
       : setUpPush(config, { notificationsEnabled: false, fcmToken, fcmTokenUpdatedAt }, { force: true });
-    work.then(
-      () => submit(form),
-      (error: unknown) => {
-        reportPushError(error);
-        // Turning off never depends on the browser; turning on without a subscription keeps it off.
-        if (enabled) submit(form);
-      },
-    );
+    work
+      .then(
+        () => submit(form),
+        (error: unknown) => {
+          reportPushError(error);
+          // A refused permission keeps the setting off (the alert says why); anything else (the push service
+          // unreachable) still saves the setting, and the next visit subscribes again.
+          if (!(error instanceof PushPermissionError)) submit(form);
+        },
+      )
+      .finally(() => setWorking(false));
   };
 
   return (

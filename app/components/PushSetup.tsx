@@ -28,6 +28,8 @@ export function ServiceWorkerRegistration() {
   return null;
 }
 
+let refreshedFor: string | null = null;
+
 export interface PushSetupState {
   activeCompetition: boolean;
   notificationsEnabled: boolean;
@@ -66,9 +68,13 @@ export function PushSetup({ state }: { state: PushSetupState }) {
   if (ask && !shown) setShown(true);
   const prompt = shown && !dismissed;
 
-  // Permission granted and notifications on: make sure this browser's subscription is saved (refresh).
+  // Permission granted and notifications on: make sure this browser's subscription is saved (refresh), once
+  // per page load and server state (the layout's data comes back as new objects on every navigation).
   useEffect(() => {
     if (config.kind === "off" || !pushSupported() || Notification.permission !== "granted" || !notificationsEnabled) return;
+    const key = JSON.stringify([config, fcmToken, fcmTokenUpdatedAt]);
+    if (refreshedFor === key) return;
+    refreshedFor = key;
     setUpPush(config, { notificationsEnabled, fcmToken, fcmTokenUpdatedAt }).catch(reportPushError);
   }, [config, notificationsEnabled, fcmToken, fcmTokenUpdatedAt]);
 

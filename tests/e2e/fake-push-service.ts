@@ -13,12 +13,15 @@ import type { AddressInfo } from "node:net";
 export interface FakePushService {
   url: string;
   registrations: string[];
+  /** Milliseconds the registration answer waits (to see the page's working state). */
+  registerDelayMs: number;
   chromiumArgs: string[];
   stop(): Promise<void>;
 }
 
 export async function startFakePushService(): Promise<FakePushService> {
   const registrations: string[] = [];
+  const state = { registerDelayMs: 0 };
   const fixed64 = (tag: number, n: bigint) => {
     const b = Buffer.alloc(9);
     b[0] = tag;
@@ -40,7 +43,7 @@ export async function startFakePushService(): Promise<FakePushService> {
         const token = `e2e-${Math.random().toString(36).slice(2, 12)}`;
         // Only Web Push registrations (X-subtype wp:<origin>...) are ours to record.
         if (form.get("X-subtype")?.startsWith("wp:")) registrations.push(token);
-        res.writeHead(200, { "Content-Type": "text/plain" }).end(`token=${token}`);
+        setTimeout(() => res.writeHead(200, { "Content-Type": "text/plain" }).end(`token=${token}`), state.registerDelayMs);
         return;
       }
       // A page on another origin (tests leave the app's pages here so no FootyCoach page is in front).
@@ -52,6 +55,12 @@ export async function startFakePushService(): Promise<FakePushService> {
   return {
     url,
     registrations,
+    get registerDelayMs() {
+      return state.registerDelayMs;
+    },
+    set registerDelayMs(ms: number) {
+      state.registerDelayMs = ms;
+    },
     chromiumArgs: [
       `--gcm-checkin-url=${url}/checkin`,
       `--gcm-registration-url=${url}/register`,

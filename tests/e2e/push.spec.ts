@@ -266,8 +266,15 @@ test("Enable subscribes and saves; the profile toggle clears it", async ({ baseU
     const dialog = page.getByRole("dialog", { name: "Never Miss Team Selection Deadlines" });
     await expect(dialog).toBeVisible();
     await b.context.grantPermissions(["notifications"], { origin: baseURL! });
-    await dialog.getByRole("button", { name: "Enable Notifications" }).click();
-    await expect(dialog).toBeHidden({ timeout: 20_000 });
+    // The push service answers slowly here, so the working state can be seen.
+    service.registerDelayMs = 1500;
+    try {
+      await dialog.getByRole("button", { name: "Enable Notifications" }).click();
+      await expect(dialog.getByRole("button", { name: "Enabling..." })).toBeDisabled();
+      await expect(dialog).toBeHidden({ timeout: 20_000 });
+    } finally {
+      service.registerDelayMs = 0;
+    }
 
     const endpoint = await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription())?.endpoint);
     expect(endpoint).toMatch(/^https:\/\/.+\/fcm\/send\/e2e-/);
