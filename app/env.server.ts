@@ -13,7 +13,18 @@ export interface Bindings {
   MAIL_API_KEY?: string;
   MAIL_FROM?: string;
   DB_EMBEDDED?: string;
+  VAPID_PUBLIC_KEY?: string;
+  FIREBASE_API_KEY?: string;
+  FIREBASE_PROJECT_ID?: string;
+  FIREBASE_MESSAGING_SENDER_ID?: string;
+  FIREBASE_APP_ID?: string;
+  FIREBASE_VAPID_KEY?: string;
 }
+
+/** A VAPID public key: an uncompressed P-256 point (65 bytes), base64url without padding (87 characters). */
+const VapidKey = z.string().regex(/^B[A-Za-z0-9_-]{86}$/, "must be a base64url uncompressed P-256 public key (87 characters)");
+/** Firebase web configuration values are public identifiers (they reach the browser). */
+const FirebaseValue = z.string().regex(/^[A-Za-z0-9:_.-]{1,200}$/, "must be a Firebase web config value");
 
 const EnvSchema = z
   .object({
@@ -31,6 +42,14 @@ const EnvSchema = z
     MAIL_FROM: z.string().default("FootyCoach <no-reply@footycoach.app>"),
     /** "1" when the database is the embedded PGlite of local development. */
     DB_EMBEDDED: z.enum(["0", "1"]).default("0"),
+    /** Web Push (decision 014): the application server's public key; empty turns browser push off. */
+    VAPID_PUBLIC_KEY: z.union([z.literal(""), VapidKey]).default(""),
+    /** The FCM path: all five set, or none (then standard Web Push with VAPID_PUBLIC_KEY). */
+    FIREBASE_API_KEY: z.union([z.literal(""), FirebaseValue]).default(""),
+    FIREBASE_PROJECT_ID: z.union([z.literal(""), FirebaseValue]).default(""),
+    FIREBASE_MESSAGING_SENDER_ID: z.union([z.literal(""), z.string().regex(/^[0-9]{1,30}$/)]).default(""),
+    FIREBASE_APP_ID: z.union([z.literal(""), FirebaseValue]).default(""),
+    FIREBASE_VAPID_KEY: z.union([z.literal(""), VapidKey]).default(""),
   })
   .superRefine((env, ctx) => {
     // A movable clock is a test tool; production must never honour it.
@@ -40,7 +59,42 @@ const EnvSchema = z
     if (env.ENVIRONMENT === "production" && env.MAIL_PROVIDER === "outbox") {
       ctx.addIssue({ code: "custom", message: "production needs a real MAIL_PROVIDER" });
     }
+    const firebase = [
+      env.FIREBASE_API_KEY,
+      env.FIREBASE_PROJECT_ID,
+      env.FIREBASE_MESSAGING_SENDER_ID,
+      env.FIREBASE_APP_ID,
+      env.FIREBASE_VAPID_KEY,
+    ];
+    if (firebase.some(Boolean) && !firebase.every(Boolean)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "FIREBASE_API_KEY, FIREBASE_PROJECT_ID, FIREBASE_MESSAGING_SENDER_ID, FIREBASE_APP_ID and FIREBASE_VAPID_KEY go together",
+      });
+    }
   });
+
+/** The browser's push configuration (public values only): Firebase when configured, else Web Push with VAPID. */
+export type PushConfig =
+  | { kind: "fcm"; firebase: { apiKey: string; projectId: string; messagingSenderId: string; appId: string }; vapidKey: string }
+  | { kind: "webpush"; vapidKey: string }
+  | { kind: "off" };
+
+export function pushConfig(env: Env): PushConfig {
+  if (env.FIREBASE_API_KEY)
+    return {
+      kind: "fcm",
+      firebase: {
+        apiKey: env.FIREBASE_API_KEY,
+        projectId: env.FIREBASE_PROJECT_ID,
+        messagingSenderId: env.FIREBASE_MESSAGING_SENDER_ID,
+        appId: env.FIREBASE_APP_ID,
+      },
+      vapidKey: env.FIREBASE_VAPID_KEY,
+    };
+  if (env.VAPID_PUBLIC_KEY) return { kind: "webpush", vapidKey: env.VAPID_PUBLIC_KEY };
+  return { kind: "off" };
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 

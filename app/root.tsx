@@ -4,6 +4,7 @@ import styles from "~/styles/app.css?url";
 import { readToast } from "~/toast.server";
 import { ToastProvider } from "~/components/Toaster";
 import { ConsentBanner } from "~/components/ConsentBanner";
+import { ServiceWorkerRegistration } from "~/components/PushSetup";
 import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 
 export const links: LinksFunction = () => [
@@ -51,6 +52,7 @@ export default function App() {
   return (
     <ToastProvider initial={toast}>
       <Outlet />
+      <ServiceWorkerRegistration />
       <ConsentBanner
         signedIn={Boolean(user)}
         serverConsent={consent}

@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import type { Db } from "../app/db.server";
 import type { Env } from "../app/env.server";
+import type { SessionUser } from "../app/context";
+import { pushFunctions } from "./push";
 
 /** Bindings the web Worker hands to the HTTP functions mounted under /functions/v1/*. */
 export interface FunctionsBindings {
   env: Env;
   db: Db;
   now: Date;
+  /** The request's session, read from the signed cookie as the app reads it (app/session.server.ts). */
+  session: { user(): Promise<SessionUser | null>; userId(): Promise<string | null> };
 }
 
 export const functionsApp = new Hono<{ Bindings: FunctionsBindings }>().basePath("/functions/v1");
@@ -14,6 +18,13 @@ export const functionsApp = new Hono<{ Bindings: FunctionsBindings }>().basePath
 functionsApp.get("/health", async (c) => {
   const ok = await c.env.db.service(async (sql) => (await sql`select 1 as ok`)[0]?.ok === 1).catch(() => false);
   return c.json({ ok }, ok ? 200 : 503);
+});
+
+functionsApp.route("/", pushFunctions);
+
+functionsApp.onError((error, c) => {
+  console.error("function failed:", error instanceof Error ? error.message : error);
+  return c.json({ error: "Something went wrong." }, 500);
 });
 
 functionsApp.notFound((c) => c.json({ error: "Not found" }, 404));

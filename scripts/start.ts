@@ -2,6 +2,15 @@
 import path from "node:path";
 import { ROOT, buildApp, startDatabase, startWorker, workerVars } from "./app-server";
 
+const PUSH_VARS = [
+  "VAPID_PUBLIC_KEY",
+  "FIREBASE_API_KEY",
+  "FIREBASE_PROJECT_ID",
+  "FIREBASE_MESSAGING_SENDER_ID",
+  "FIREBASE_APP_ID",
+  "FIREBASE_VAPID_KEY",
+] as const;
+
 const log = (m: string) => console.log(`[footycoach] ${m}`);
 
 async function main() {
@@ -29,6 +38,8 @@ async function main() {
       vars: workerVars(dataDir, "development", {
         DB_EMBEDDED: db.kind === "pglite" ? "1" : "0",
         ...(process.env.GA_MEASUREMENT_ID ? { GA_MEASUREMENT_ID: process.env.GA_MEASUREMENT_ID } : {}),
+        // Browser push (decision 014): public values, passed through when set.
+        ...Object.fromEntries(PUSH_VARS.filter((name) => process.env[name]).map((name) => [name, process.env[name]!])),
       }),
       stateDir: path.join(dataDir, "wrangler"),
     });

@@ -1,6 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { usePending } from "~/components/usePending";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { NotificationsToggle } from "~/components/NotificationsToggle";
+import type { loader as appLoader } from "~/routes/_app";
+import { disableNotifications } from "~/models/push.server";
 import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
@@ -27,7 +29,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intentOf(form) !== "notifications") return unknownIntent();
   if (!user.username) return data({ message: "No profile found. Let's get you set up!" }, { status: 409 });
   const enabled = form.get("enabled") === "true";
-  await saveNotifications(context.db, user.id, enabled);
+  // Off removes every saved subscription and the FCM token too (no reminder can reach a player who said no).
+  if (enabled) await saveNotifications(context.db, user.id, true);
+  else await disableNotifications(context.db, user.id);
   return redirectWithToast(context.env, "/profile", {
     type: "success",
     message: enabled ? "Notifications turned on." : "Notifications turned off.",
@@ -41,7 +45,7 @@ function genderLabel(gender: string, selfDescribe: string | null) {
 
 export default function ProfilePage() {
   const { profile, email, referrals, origin } = useLoaderData<typeof loader>();
-  const busy = usePending("notifications");
+  const push = useRouteLoaderData<typeof appLoader>("routes/_app")?.push;
   const { consent, setConsent } = useAnalyticsConsent();
 
   if (!profile) {
@@ -88,21 +92,12 @@ export default function ProfilePage() {
       <ReferralPanel code={profile.referralCode} signupUrl={referralSignupUrl(origin, profile.referralCode)} {...referrals} />
       <section className="card" aria-labelledby="settings-heading">
         <h2 id="settings-heading">Settings</h2>
-        <Form method="post" className="setting-row">
-          <input type="hidden" name="intent" value="notifications" />
-          <input type="hidden" name="enabled" value={profile.notificationsEnabled ? "false" : "true"} />
-          <span id="notifications-label">Notifications (selection deadline reminders)</span>
-          <button
-            type="submit"
-            className="switch"
-            role="switch"
-            aria-checked={profile.notificationsEnabled}
-            aria-labelledby="notifications-label"
-            disabled={busy}
-          >
-            {profile.notificationsEnabled ? "On" : "Off"}
-          </button>
-        </Form>
+        <NotificationsToggle
+          enabled={profile.notificationsEnabled}
+          config={push?.config ?? { kind: "off" }}
+          fcmToken={push?.fcmToken ?? null}
+          fcmTokenUpdatedAt={push?.fcmTokenUpdatedAt ?? null}
+        />
         <div className="setting-row">
           <span id="analytics-label">Analytics cookies</span>
           <button

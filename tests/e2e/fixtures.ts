@@ -96,8 +96,29 @@ async function accountOf(who: Who): Promise<SignedIn> {
   return row;
 }
 
+/**
+ * The push permission prompt (decision 014) would cover the pages of every test whose player is in an active
+ * competition: contexts start as a player who already chose Maybe Later. tests/e2e/push.spec.ts tests the prompt
+ * in contexts of its own.
+ */
+export async function snoozePushPrompt(context: BrowserContext) {
+  await context.addInitScript(() => {
+    try {
+      localStorage.setItem("footycoach.pushPrompt.snoozedUntil", String(Date.now() + 7 * 24 * 3600 * 1000));
+    } catch {
+      // No storage on this page (about:blank): nothing to snooze.
+    }
+  });
+}
+
 /** Signs a browser context in as `who` straight through the database (no /login round trip). */
-export async function signIn(context: BrowserContext, baseURL: string, who: Who = "player"): Promise<SignedIn> {
+export async function signIn(
+  context: BrowserContext,
+  baseURL: string,
+  who: Who = "player",
+  opts: { pushPrompt?: boolean } = {},
+): Promise<SignedIn> {
+  if (!opts.pushPrompt) await snoozePushPrompt(context);
   const account = await accountOf(who);
   const cookie = await startSession(account.id);
   await context.addCookies([{ ...cookie, url: baseURL, httpOnly: true, sameSite: "Lax" }]);
@@ -126,6 +147,10 @@ export const test = base.extend<{
   loginAs: (who?: Who, context?: BrowserContext) => Promise<SignedIn>;
   removeCompetitions: void;
 }>({
+  context: async ({ context }, use) => {
+    await snoozePushPrompt(context);
+    await use(context);
+  },
   isMobile: async ({ viewport }, use) => {
     await use((viewport?.width ?? 1280) < 768);
   },

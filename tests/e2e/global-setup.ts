@@ -24,6 +24,7 @@ export default async function globalSetup() {
     TEST_CLOCK: "enabled",
     GA_MEASUREMENT_ID: E2E.measurementId,
     ANALYTICS_SCRIPT_URL: E2E.analyticsScriptUrl,
+    VAPID_PUBLIC_KEY: E2E.vapidPublicKey,
   });
   const worker = await startWorker({
     port: Number(process.env.E2E_PORT),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readEnv, type Bindings } from "~/env.server";
+import { pushConfig, readEnv, type Bindings } from "~/env.server";
 
 const SECRET = "s".repeat(32);
 const DATABASE_URL = "postgres://app@db.example/footycoach";
@@ -28,6 +28,12 @@ describe("readEnv", () => {
       MAIL_API_KEY: "",
       MAIL_FROM: "FootyCoach <no-reply@footycoach.app>",
       DB_EMBEDDED: "0",
+      VAPID_PUBLIC_KEY: "",
+      FIREBASE_API_KEY: "",
+      FIREBASE_PROJECT_ID: "",
+      FIREBASE_MESSAGING_SENDER_ID: "",
+      FIREBASE_APP_ID: "",
+      FIREBASE_VAPID_KEY: "",
     });
   });
 
@@ -86,5 +92,39 @@ describe("readEnv", () => {
     const first = readEnv(b);
     expect(readEnv(b)).toBe(first);
     expect(readEnv(bindings({ ENVIRONMENT: "test" }))).not.toBe(first);
+  });
+});
+
+describe("push configuration", () => {
+  const VAPID = "BAeg2tB4osuky88kT3nSfEOlnGyW5BI2Arbtbjhbwl2od1xCPi1usz1YYxYjDMddhoGVqYADcXe2Xeq9bxZrGH4";
+  const firebase = {
+    FIREBASE_API_KEY: "AIzaSyExample-Key_1",
+    FIREBASE_PROJECT_ID: "footycoach-app",
+    FIREBASE_MESSAGING_SENDER_ID: "123456789012",
+    FIREBASE_APP_ID: "1:123456789012:web:abc123",
+    FIREBASE_VAPID_KEY: VAPID,
+  };
+
+  it("is off without keys, Web Push with a VAPID key, FCM with the Firebase config", () => {
+    expect(pushConfig(readEnv(bindings({ ENVIRONMENT: "test" })))).toEqual({ kind: "off" });
+    expect(pushConfig(readEnv(bindings({ ENVIRONMENT: "test", VAPID_PUBLIC_KEY: VAPID })))).toEqual({ kind: "webpush", vapidKey: VAPID });
+    expect(pushConfig(readEnv(bindings({ ENVIRONMENT: "test", VAPID_PUBLIC_KEY: VAPID, ...firebase })))).toEqual({
+      kind: "fcm",
+      firebase: {
+        apiKey: firebase.FIREBASE_API_KEY,
+        projectId: "footycoach-app",
+        messagingSenderId: "123456789012",
+        appId: firebase.FIREBASE_APP_ID,
+      },
+      vapidKey: VAPID,
+    });
+  });
+
+  it("refuses a malformed VAPID key and a partial Firebase config", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", VAPID_PUBLIC_KEY: "not-a-key" }))).toThrow(/VAPID_PUBLIC_KEY/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", FIREBASE_API_KEY: "AIzaSyExample" }))).toThrow(/go together/);
+    expect(() => readEnv(bindings({ ENVIRONMENT: "test", ...firebase, FIREBASE_MESSAGING_SENDER_ID: "abc" }))).toThrow(
+      /FIREBASE_MESSAGING_SENDER_ID/,
+    );
   });
 });

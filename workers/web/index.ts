@@ -26,12 +26,17 @@ export default {
     const now = readClock(request, env);
     const db = createDb(env.DATABASE_URL, now, { serializeStatements: env.DB_EMBEDDED === "1" });
 
+    const session = requestSession(request, env, db);
     const url = new URL(request.url);
     if (url.pathname.startsWith("/functions/v1/")) {
-      return functionsApp.fetch(request, { env, db, now }, ctx);
+      try {
+        return await functionsApp.fetch(request, { env, db, now, session }, ctx);
+      } finally {
+        // A function's write commits before its answer, as a page's does.
+        await db.finish();
+      }
     }
 
-    const session = requestSession(request, env, db);
     const context: AppLoadContext = {
       env,
       db,

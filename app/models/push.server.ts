@@ -1,0 +1,113 @@
+import { z } from "zod";
+import type { Db } from "~/db.server";
+
+/**
+ * A player's push subscription (decision 014): saved, removed and turned off only through the SQL functions of
+ * migration 20261124130000, run as the signed-in player (auth.uid()), so a user id in a request body is never
+ * read. Shapes are checked here first so bad bodies are a 400, never a database error.
+ */
+const Key = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9_\-+/=]+$/);
+
+export const WebPushSubscription = z.object({
+  endpoint: z
+    .string()
+    .max(2000)
+    // Printable ASCII only (a URL as sent; no spaces, controls or NUL).
+    .regex(/^https:\/\/[\x21-\x7e]+$/)
+    .refine((value) => {
+      try {
+        return new URL(value).protocol === "https:" && value.startsWith("https://");
+      } catch {
+        return false;
+      }
+    }, "endpoint must be an https URL"),
+  keys: z.object({ p256dh: Key, auth: Key.max(100) }),
+});
+
+const FcmToken = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[A-Za-z0-9_\-:.]+$/);
+
+/** The body of save-subscription: {subscription} or {fcmToken, type: 'fcm'}; other keys (userId) are ignored. */
+export const SaveSubscriptionBody = z.union([
+  z.object({ type: z.literal("fcm"), fcmToken: FcmToken }),
+  z.object({ subscription: WebPushSubscription, type: z.literal("webpush").optional() }),
+]);
+export type SaveSubscriptionBody = z.infer<typeof SaveSubscriptionBody>;
+
+/** The body of the delete: the subscription (or its endpoint) or the FCM token to remove. */
+export const DeleteSubscriptionBody = z.union([
+  z.object({ type: z.literal("fcm"), fcmToken: FcmToken }),
+  z.object({ subscription: z.object({ endpoint: WebPushSubscription.shape.endpoint }) }),
+  z.object({ endpoint: WebPushSubscription.shape.endpoint }),
+]);
+export type DeleteSubscriptionBody = z.infer<typeof DeleteSubscriptionBody>;
+
+export type PushWriteResult = "saved" | "deleted" | "not_found" | "no_profile";
+
+function noProfile(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === "P0002";
+}
+
+export async function savePushSubscription(db: Db, userId: string, body: SaveSubscriptionBody): Promise<PushWriteResult> {
+  try {
+    return await db.asUser(userId, async (tx) => {
+      const [row] =
+        "fcmToken" in body
+          ? await tx<
+              { result: PushWriteResult }[]
+            >`select public.save_push_subscription('fcm', null, null, null, ${body.fcmToken}) as result`
+          : await tx<{ result: PushWriteResult }[]>`
+              select public.save_push_subscription('webpush', ${body.subscription.endpoint}, ${body.subscription.keys.p256dh},
+                                                    ${body.subscription.keys.auth}, null) as result`;
+      return row.result;
+    });
+  } catch (error) {
+    if (noProfile(error)) return "no_profile";
+    throw error;
+  }
+}
+
+export async function deletePushSubscription(db: Db, userId: string, body: DeleteSubscriptionBody): Promise<PushWriteResult> {
+  const endpoint = "endpoint" in body ? body.endpoint : "subscription" in body ? body.subscription.endpoint : null;
+  const token = "fcmToken" in body ? body.fcmToken : null;
+  return db.asUser(userId, async (tx) => {
+    const [row] = await tx<{ result: PushWriteResult }[]>`select public.delete_push_subscription(${endpoint}, ${token}) as result`;
+    return row.result;
+  });
+}
+
+/** The /profile toggle's off: every subscription removed, notifications_enabled false, the FCM token cleared. */
+export async function disableNotifications(db: Db, userId: string): Promise<void> {
+  await db.asUser(userId, (tx) => tx`select public.disable_notifications()`);
+}
+
+export interface PushState {
+  /** The player is in at least one active competition (the permission prompt's condition). */
+  activeCompetition: boolean;
+  notificationsEnabled: boolean;
+  /** The FCM token the server holds and when it was saved (the 7-day refresh and "saved only if changed"). */
+  fcmTokenUpdatedAt: string | null;
+  fcmToken: string | null;
+}
+
+/** The layout's read for the push setup: one statement, sent with the session check (no extra round trip). */
+export function getPushState(db: Db, userId: string): Promise<PushState> {
+  return db.asUser(userId, async (tx) => {
+    const [row] = await tx<PushState[]>`
+      select exists (select 1 from public.user_selections us
+                       join public.competitions c on c.id = us.competition_id
+                      where us.user_id = ${userId} and us.status = 'active' and c.status = 'active') as "activeCompetition",
+             coalesce(p.notifications_enabled, false) as "notificationsEnabled",
+             p.fcm_token as "fcmToken",
+             to_char(p.fcm_token_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "fcmTokenUpdatedAt"
+        from (select 1) one left join public.profiles p on p.id = ${userId}`;
+    return row;
+  });
+}

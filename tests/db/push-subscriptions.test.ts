@@ -1,0 +1,125 @@
+/**
+ * The push subscription functions (migration 20261124130000): save_push_subscription,
+ * delete_push_subscription and disable_notifications, run as the player under row-level security.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccount, createPlayer } from "../support/factories";
+import { asUser, errorCode, useTestDatabase } from "../support/pg";
+
+let db: Awaited<ReturnType<typeof useTestDatabase>>;
+const ids = {} as Record<"alice" | "bob" | "ghost", string>;
+const KEYS = { p256dh: "BAeg2tB4osuky88kT3nSfEOlnGyW5BI2Arbtbjhbwl2od1xCPi1usz1YYxYjDMddhoGVqYADcXe2Xeq9bxZrGH4", auth: "c2VjcmV0" };
+
+const saveWebPush = (caller: string | null, endpoint: string, keys = KEYS) =>
+  asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('webpush', ${endpoint}, ${keys.p256dh}, ${keys.auth}, null) as r`);
+const saveFcm = (caller: string | null, token: string, now?: Date) =>
+  asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('fcm', null, null, null, ${token}) as r`, { now });
+const remove = (caller: string, endpoint: string | null, token: string | null) =>
+  asUser(
+    db.sql,
+    caller,
+    async (tx) => (await tx<{ r: string }[]>`select public.delete_push_subscription(${endpoint}, ${token}) as r`)[0].r,
+  );
+
+const rows = (userId: string) =>
+  db.sql<{ kind: string; endpoint: string | null; fcm_token: string | null; p256dh: string | null }[]>`
+    select kind, endpoint, fcm_token, p256dh from public.push_subscriptions where user_id = ${userId} order by created_at, id`;
+const profile = async (userId: string) =>
+  (
+    await db.sql<{ enabled: boolean; token: string | null; at: Date | null }[]>`
+      select notifications_enabled as enabled, fcm_token as token, fcm_token_updated_at as at from public.profiles where id = ${userId}`
+  )[0];
+
+beforeAll(async () => {
+  db = await useTestDatabase();
+  ids.alice = (await createPlayer(db.sql, { username: "PushAlice" })).id;
+  ids.bob = (await createPlayer(db.sql, { username: "PushBob" })).id;
+  ids.ghost = (await createAccount(db.sql, { email: "push-ghost@example.test" })).id;
+});
+
+afterAll(async () => {
+  await db?.close();
+});
+
+describe("save_push_subscription", () => {
+  it("saves a Web Push subscription once (idempotent) and turns notifications on", async () => {
+    await saveWebPush(ids.alice, "https://push.example.test/a1");
+    await saveWebPush(ids.alice, "https://push.example.test/a1");
+    expect(await rows(ids.alice)).toEqual([
+      { kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: KEYS.p256dh },
+    ]);
+    expect((await profile(ids.alice)).enabled).toBe(true);
+  });
+
+  it("moves a subscription to the player who saves it now (same browser, other account), with new keys", async () => {
+    await saveWebPush(ids.bob, "https://push.example.test/a1", { p256dh: "BNEW", auth: "bmV3" });
+    expect(await rows(ids.alice)).toEqual([]);
+    expect(await rows(ids.bob)).toEqual([{ kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: "BNEW" }]);
+  });
+
+  it("keeps an FCM token on the profile with its time, which changes only with the token", async () => {
+    const t1 = new Date("2026-11-01T10:00:00Z");
+    await saveFcm(ids.alice, "tok-1", t1);
+    expect(await profile(ids.alice)).toEqual({ enabled: true, token: "tok-1", at: t1 });
+    await saveFcm(ids.alice, "tok-1", new Date("2026-11-02T10:00:00Z"));
+    expect((await profile(ids.alice)).at).toEqual(t1);
+    const t3 = new Date("2026-11-09T10:00:00Z");
+    await saveFcm(ids.alice, "tok-2", t3);
+    expect(await profile(ids.alice)).toEqual({ enabled: true, token: "tok-2", at: t3 });
+    // Bob's browser takes tok-2 over: it leaves Alice's profile too.
+    await saveFcm(ids.bob, "tok-2", t3);
+    expect((await profile(ids.alice)).token).toBeNull();
+    expect((await rows(ids.alice)).map((r) => r.fcm_token)).toEqual(["tok-1"]);
+    expect((await profile(ids.bob)).token).toBe("tok-2");
+  });
+
+  it("refuses bad values, no identity and a caller without a profile, writing nothing", async () => {
+    expect(await errorCode(saveWebPush(ids.alice, "http://push.example.test/plain"))).toBe("22023");
+    expect(await errorCode(saveWebPush(ids.alice, "https://push.example.test/k", { p256dh: "", auth: "x" }))).toBe("22023");
+    expect(await errorCode(asUser(db.sql, ids.alice, (tx) => tx`select public.save_push_subscription('sms', null, null, null, 'x')`))).toBe(
+      "22023",
+    );
+    expect(await errorCode(saveWebPush(null, "https://push.example.test/n"))).toBe("28000");
+    expect(await errorCode(saveWebPush(ids.ghost, "https://push.example.test/g"))).toBe("P0002");
+    const [{ n }] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from public.push_subscriptions where endpoint in ('http://push.example.test/plain', 'https://push.example.test/n', 'https://push.example.test/g', 'https://push.example.test/k')`;
+    expect(n).toBe(0);
+  });
+
+  it("is not callable by anon, and players cannot write the table directly", async () => {
+    expect(
+      await errorCode(
+        asUser(db.sql, null, (tx) => tx`select public.save_push_subscription('fcm', null, null, null, 'x')`, { role: "anon" }),
+      ),
+    ).toBe("42501");
+    expect(
+      await errorCode(
+        asUser(
+          db.sql,
+          ids.alice,
+          (tx) => tx`insert into public.push_subscriptions (user_id, kind, fcm_token) values (${ids.bob}, 'fcm', 'sneaky')`,
+        ),
+      ),
+    ).toBe("42501");
+  });
+});
+
+describe("delete_push_subscription and disable_notifications", () => {
+  it("deletes only the caller's own subscription", async () => {
+    expect(await remove(ids.alice, "https://push.example.test/a1", null)).toBe("not_found");
+    expect(await rows(ids.bob)).toHaveLength(2);
+    expect(await remove(ids.bob, "https://push.example.test/a1", null)).toBe("deleted");
+    expect(await remove(ids.bob, null, "tok-2")).toBe("deleted");
+    expect((await profile(ids.bob)).token).toBeNull();
+    expect(await errorCode(remove(ids.bob, null, null))).toBe("22023");
+  });
+
+  it("disable_notifications removes every subscription of the caller and turns notifications off", async () => {
+    await saveWebPush(ids.alice, "https://push.example.test/a2");
+    await saveWebPush(ids.bob, "https://push.example.test/b2");
+    await asUser(db.sql, ids.alice, (tx) => tx`select public.disable_notifications()`);
+    expect(await rows(ids.alice)).toEqual([]);
+    expect(await profile(ids.alice)).toEqual({ enabled: false, token: null, at: null });
+    expect(await rows(ids.bob)).toHaveLength(1);
+  });
+});
