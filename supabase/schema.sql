@@ -18,8 +18,9 @@
 --                      can_see_match_day_picks, close_due_registrations, competition_leagues,
 --                      competition_registration_key, competition_seasons, competition_types,
 --                      competitions_before_write, create_competition, create_private_competition, csv_text,
---                      drain_scout_scoring_queue, eligible_teams, fixtures_queue_scout_scoring,
---                      fixtures_refresh_matchdays, fixtures_refresh_stats, get_scout_leaderboard_matchday,
+--                      delete_push_subscription, disable_notifications, drain_scout_scoring_queue,
+--                      eligible_teams, fixtures_queue_scout_scoring, fixtures_refresh_matchdays,
+--                      fixtures_refresh_stats, get_scout_leaderboard_matchday,
 --                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
 --                      get_scout_leaderboard_season_player, grant_footycoach_tickets_for_competition,
 --                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
@@ -31,8 +32,8 @@
 --                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
 --                      refresh_memberships, refresh_scout_season_totals, registration_is_open,
 --                      registration_state, reprocess_competition, require_admin, rerank_competition,
---                      save_fixture_result, save_scout_predictions, save_team_selection,
---                      score_scout_fixtures, score_scout_sweep, scout_display_name,
+--                      save_fixture_result, save_push_subscription, save_scout_predictions,
+--                      save_team_selection, score_scout_fixtures, score_scout_sweep, scout_display_name,
 --                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
 --                      set_updated_at, team_selections_before_write, team_selections_refresh_stats,
 --                      today_in_zone, unregister_competition, upsert_fixtures, user_selections_before_write,
@@ -44,12 +45,13 @@
 --   public views: knockout_leaderboard_view, user_competition_stats_view
 --   public functions: admin_create_competition, app_now, competition_registration_key,
 --                     create_private_competition, default_prize, default_total_match_days,
---                     get_eligible_teams, get_scout_leaderboard_matchday,
---                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
---                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
---                     join_competition, knockout_leaderboard_page, knockout_leaderboard_position,
---                     matchday_closed, matchday_deadline, matchday_deadline_passed, process_due_matchdays,
---                     redeem_ticket_for_entry, registration_state, save_fixture_result,
+--                     delete_push_subscription, disable_notifications, get_eligible_teams,
+--                     get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
+--                     get_scout_leaderboard_season, get_scout_leaderboard_season_player, get_scout_state,
+--                     handle_referral_signup, join_competition, knockout_leaderboard_page,
+--                     knockout_leaderboard_position, matchday_closed, matchday_deadline,
+--                     matchday_deadline_passed, process_due_matchdays, redeem_ticket_for_entry,
+--                     registration_state, save_fixture_result, save_push_subscription,
 --                     save_scout_predictions, save_team_selection, score_scout_sweep,
 --                     season_leaderboard_page, season_leaderboard_position, selection_open,
 --                     set_fixture_postponed, set_player_selection, unregister_competition, upsert_fixtures
@@ -896,6 +898,74 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.csv_text(p_row jsonb, p_key text) FROM PUBLIC;
+
+--
+-- Name: delete_push_subscription(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.delete_push_subscription(p_endpoint text DEFAULT NULL::text, p_fcm_token text DEFAULT NULL::text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+  v_deleted integer;
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  if (p_endpoint is null) = (p_fcm_token is null) then
+    raise exception using errcode = '22023', message = 'give an endpoint or an FCM token';
+  end if;
+  delete from public.push_subscriptions s
+   where s.user_id = v_uid
+     and (s.endpoint = p_endpoint or s.fcm_token = p_fcm_token);
+  get diagnostics v_deleted = row_count;
+  if p_fcm_token is not null then
+    update public.profiles set fcm_token = null, fcm_token_updated_at = null
+     where id = v_uid and fcm_token = p_fcm_token;
+  end if;
+  return case when v_deleted > 0 then 'deleted' else 'not_found' end;
+end
+$$;
+
+--
+-- Name: FUNCTION delete_push_subscription(p_endpoint text, p_fcm_token text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.delete_push_subscription(p_endpoint text, p_fcm_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.delete_push_subscription(p_endpoint text, p_fcm_token text) TO authenticated;
+GRANT ALL ON FUNCTION private.delete_push_subscription(p_endpoint text, p_fcm_token text) TO service_role;
+
+--
+-- Name: disable_notifications(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.disable_notifications() RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  delete from public.push_subscriptions s where s.user_id = v_uid;
+  update public.profiles
+     set notifications_enabled = false, fcm_token = null, fcm_token_updated_at = null
+   where id = v_uid;
+  return 'disabled';
+end
+$$;
+
+--
+-- Name: FUNCTION disable_notifications(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.disable_notifications() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.disable_notifications() TO authenticated;
+GRANT ALL ON FUNCTION private.disable_notifications() TO service_role;
 
 --
 -- Name: drain_scout_scoring_queue(); Type: FUNCTION; Schema: private
@@ -2363,6 +2433,71 @@ $$;
 REVOKE ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO authenticated;
 GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
+
+--
+-- Name: save_push_subscription(text, text, text, text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.save_push_subscription(p_kind text, p_endpoint text DEFAULT NULL::text, p_p256dh text DEFAULT NULL::text, p_auth text DEFAULT NULL::text, p_fcm_token text DEFAULT NULL::text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  if not exists (select 1 from public.profiles p where p.id = v_uid) then
+    raise exception using errcode = 'P0002', message = 'No profile found. Let''s get you set up!';
+  end if;
+
+  if p_kind = 'webpush' then
+    if p_endpoint is null or p_endpoint !~ '^https://' or char_length(p_endpoint) > 2000
+       or coalesce(char_length(p_p256dh), 0) not between 1 and 200
+       or coalesce(char_length(p_auth), 0) not between 1 and 100 then
+      raise exception using errcode = '22023', message = 'invalid push subscription';
+    end if;
+    insert into public.push_subscriptions (user_id, kind, endpoint, p256dh, auth)
+    values (v_uid, 'webpush', p_endpoint, p_p256dh, p_auth)
+    on conflict (endpoint) do update
+      set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
+      where (push_subscriptions.user_id, push_subscriptions.p256dh, push_subscriptions.auth)
+            is distinct from (excluded.user_id, excluded.p256dh, excluded.auth);
+    update public.profiles set notifications_enabled = true
+     where id = v_uid and not notifications_enabled;
+  elsif p_kind = 'fcm' then
+    if coalesce(char_length(p_fcm_token), 0) not between 1 and 4096 then
+      raise exception using errcode = '22023', message = 'invalid FCM token';
+    end if;
+    insert into public.push_subscriptions (user_id, kind, fcm_token)
+    values (v_uid, 'fcm', p_fcm_token)
+    on conflict (fcm_token) do update
+      set user_id = excluded.user_id
+      where push_subscriptions.user_id is distinct from excluded.user_id;
+    -- Another account that held this token on its profile no longer does (the browser is the caller's now).
+    update public.profiles set fcm_token = null, fcm_token_updated_at = null
+     where fcm_token = p_fcm_token and id <> v_uid;
+    update public.profiles
+       set notifications_enabled = true,
+           fcm_token = p_fcm_token,
+           fcm_token_updated_at = case when fcm_token is distinct from p_fcm_token then public.app_now()
+                                       else coalesce(fcm_token_updated_at, public.app_now()) end
+     where id = v_uid;
+  else
+    raise exception using errcode = '22023', message = 'invalid push subscription type';
+  end if;
+  return 'saved';
+end
+$$;
+
+--
+-- Name: FUNCTION save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) TO authenticated;
+GRANT ALL ON FUNCTION private.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) TO service_role;
 
 --
 -- Name: save_scout_predictions(uuid, jsonb); Type: FUNCTION; Schema: private
@@ -5490,6 +5625,44 @@ GRANT ALL ON FUNCTION public.default_total_match_days() TO authenticated;
 GRANT ALL ON FUNCTION public.default_total_match_days() TO service_role;
 
 --
+-- Name: delete_push_subscription(text, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.delete_push_subscription(p_endpoint text DEFAULT NULL::text, p_fcm_token text DEFAULT NULL::text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.delete_push_subscription(p_endpoint, p_fcm_token)
+$$;
+
+--
+-- Name: FUNCTION delete_push_subscription(p_endpoint text, p_fcm_token text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.delete_push_subscription(p_endpoint text, p_fcm_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.delete_push_subscription(p_endpoint text, p_fcm_token text) TO authenticated;
+GRANT ALL ON FUNCTION public.delete_push_subscription(p_endpoint text, p_fcm_token text) TO service_role;
+
+--
+-- Name: disable_notifications(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.disable_notifications() RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.disable_notifications()
+$$;
+
+--
+-- Name: FUNCTION disable_notifications(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.disable_notifications() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.disable_notifications() TO authenticated;
+GRANT ALL ON FUNCTION public.disable_notifications() TO service_role;
+
+--
 -- Name: get_eligible_teams(uuid, uuid); Type: FUNCTION; Schema: public
 --
 
@@ -5892,6 +6065,25 @@ $$;
 REVOKE ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO authenticated;
 GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
+
+--
+-- Name: save_push_subscription(text, text, text, text, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.save_push_subscription(p_kind text, p_endpoint text DEFAULT NULL::text, p_p256dh text DEFAULT NULL::text, p_auth text DEFAULT NULL::text, p_fcm_token text DEFAULT NULL::text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  select private.save_push_subscription(p_kind, p_endpoint, p_p256dh, p_auth, p_fcm_token)
+$$;
+
+--
+-- Name: FUNCTION save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) TO authenticated;
+GRANT ALL ON FUNCTION public.save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text) TO service_role;
 
 --
 -- Name: save_scout_predictions(uuid, jsonb); Type: FUNCTION; Schema: public
