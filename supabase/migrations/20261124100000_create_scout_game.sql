@@ -155,11 +155,12 @@ $$;
 -- change, move the affected players' season totals by the change of their best entries and advance Scout
 -- competitions whose match day finished.
 -- Set-based and idempotent: a prediction whose points are already right is not written. Returns the number of
--- predictions whose points changed.
+-- entries whose points changed.
 create function private.score_scout_fixtures(p_fixture_ids bigint[]) returns integer
   language plpgsql
   security definer
   set search_path = ''
+  set work_mem = '64MB'  -- a match day's entries (100,000) are sorted and hashed in memory, not on disk
 as $$
 declare
   v_leagues text[];
@@ -175,28 +176,32 @@ begin
     from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
   perform private.lock_scout_competitions(v_leagues, v_seasons);
 
-  -- 1. Re-score; keep each touched entry's change (points and exact count) for the next steps.
+  -- 1. Re-score (only predictions whose points change are written), then each touched entry's new sums next to
+  -- its stored ones: the change drives the season totals below.
   create temporary table if not exists scout_entry_changes (
     entry_id uuid primary key, d_points integer not null, d_exact integer not null
   ) on commit drop;
   delete from pg_temp.scout_entry_changes;
-  with fresh as (
-    select p.id, p.scout_entry_id, p.points_awarded as old_points, p.exact as old_exact,
-           private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) as points
-      from public.scout_predictions p
-      join public.fixtures f on f.id = p.fixture_id
-     where p.fixture_id = any (p_fixture_ids)
-  ), changed as (
+  with changed as (
     update public.scout_predictions p
-       set points_awarded = fr.points, exact = fr.points = 5
-      from fresh fr
-     where p.id = fr.id and (p.points_awarded, p.exact) is distinct from (fr.points, fr.points = 5)
-    returning fr.scout_entry_id, fr.points - fr.old_points as d_points,
-              (fr.points = 5)::integer - fr.old_exact::integer as d_exact
+       set points_awarded = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score),
+           exact = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) = 5
+      from public.fixtures f
+     where f.id = p.fixture_id and p.fixture_id = any (p_fixture_ids)
+       and p.points_awarded <> private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score)
+    returning p.scout_entry_id
   )
   insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
-  select c.scout_entry_id, sum(c.d_points)::integer, sum(c.d_exact)::integer from changed c group by c.scout_entry_id;
+  select distinct c.scout_entry_id, 0, 0 from changed c;
   get diagnostics v_changed = row_count;
+  -- (the update's new points are visible from the next statement on)
+  update pg_temp.scout_entry_changes c
+     set d_points = s.points - e.total_points, d_exact = s.exact - e.exact_count
+    from public.scout_entries e,
+         lateral (select coalesce(sum(p.points_awarded), 0)::integer as points,
+                         (count(*) filter (where p.exact))::integer as exact
+                    from public.scout_predictions p where p.scout_entry_id = e.id) s
+   where e.id = c.entry_id;
 
   if v_changed > 0 then
     -- 2. Season totals: players without a row yet (entries not made through redeem) get one built in full.
@@ -358,7 +363,7 @@ create constraint trigger scout_scoring_queue_drain
   for each row execute function private.drain_scout_scoring_queue();
 
 -- Safety net for the scheduler: score every prediction whose points disagree with its fixture, and advance every
--- active Scout competition whose match day finished. Returns the number of predictions re-scored.
+-- active Scout competition whose match day finished. Returns the number of entries re-scored.
 create function private.score_scout_sweep() returns integer
   language plpgsql
   security definer
