@@ -231,12 +231,9 @@ describe("hidden picks (team_selections)", () => {
     expect((await picksSeenBy(ids.alice, BEFORE)).map((s) => s.selected_team)).toEqual(["Reds", "Whites"]);
     await addPick(db.sql, { userId: ids.carol, competitionId: publicCompetitionId, matchDay: 1, team: "Greens" });
     const seen = async (user: string) =>
-      asUser(
-        db.sql,
-        user,
-        (tx) => tx`select selected_team from public.team_selections where competition_id = ${publicCompetitionId}`,
-        { now: BEFORE },
-      );
+      asUser(db.sql, user, (tx) => tx`select selected_team from public.team_selections where competition_id = ${publicCompetitionId}`, {
+        now: BEFORE,
+      });
     expect(await seen(ids.alice)).toEqual([]);
     expect(await seen(ids.bob)).toEqual([]);
     expect(await seen(ids.admin)).toEqual([{ selected_team: "Greens" }]);

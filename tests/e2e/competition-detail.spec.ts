@@ -58,7 +58,8 @@ test("tabs live in the URL; My Selections and Manage Selections only when allowe
 test("register and unregister from the detail page; unregistering asks first", async ({ page, isMobile, loginAs }) => {
   const me = await loginAs("player");
   const c = await createCompetition({ registrationStatus: "open" });
-  const memberships = async () => (await db()`select 1 from public.user_selections where competition_id = ${c.id} and user_id = ${me.id}`).length;
+  const memberships = async () =>
+    (await db()`select 1 from public.user_selections where competition_id = ${c.id} and user_id = ${me.id}`).length;
   await page.goto(`/competition/${c.id}`);
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page.getByText("Successfully registered!")).toBeVisible();
@@ -201,7 +202,9 @@ test("another player's pick stays hidden in the standings until the deadline", a
   const pickerRow = () => page.getByRole("region", { name: "Competition Standings" }).getByRole("row").filter({ hasText: picker.username });
   await page.goto(`/competition/${c.id}`);
   // The column is named as on the leaderboard.
-  await expect(page.getByRole("region", { name: "Competition Standings" }).locator("th", { hasText: "Elimination Match Day" })).toHaveCount(1);
+  await expect(page.getByRole("region", { name: "Competition Standings" }).locator("th", { hasText: "Elimination Match Day" })).toHaveCount(
+    1,
+  );
   await expect(pickerRow()).toContainText("Hidden");
   await expect(pickerRow()).not.toContainText(fixture.home_team);
 

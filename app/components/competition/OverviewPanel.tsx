@@ -119,8 +119,8 @@ export function OverviewPanel({
           }
         >
           <p>
-            Are you sure you want to unregister from <strong>{c.name}</strong>? Your membership and your team selections in
-            this competition will be deleted.
+            Are you sure you want to unregister from <strong>{c.name}</strong>? Your membership and your team selections in this competition
+            will be deleted.
           </p>
         </ConfirmDialog>
       ) : null}
