@@ -80,7 +80,7 @@ export function OverviewPanel({
         ) : null}
         {canUnregister ? (
           // Unregistering deletes the membership (and its picks): a confirm step first, a link so it works without JavaScript.
-          <Link className="btn btn-danger" to={`${here}?confirm=unregister`} preventScrollReset id="unregister-link">
+          <Link className="btn btn-danger" to={`${here}?confirm=unregister`} preventScrollReset>
             Unregister
           </Link>
         ) : null}
