@@ -7,7 +7,7 @@
  * server flash cookie (root loader) and is shown once per id, including in the
  * server HTML so it is visible before JavaScript loads.
  */
-import { Component, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { Component, createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { IconAlert, IconCheckCircle, IconClose, IconInfo } from "~/components/Icons";
 
@@ -19,6 +19,8 @@ type Toast = {
   message: string;
   /** Milliseconds before the toast hides itself (default 4000). 0 or less: stays until dismissed. */
   duration?: number;
+  /** A flash toast (the answer to a form after its redirect): it takes the focus if the navigation dropped it. */
+  flash?: boolean;
 };
 
 type ToastApi = {
@@ -26,7 +28,8 @@ type ToastApi = {
 };
 
 const DEFAULT_TOAST_DURATION = 4000;
-const MAX_VISIBLE = 5;
+// A layout effect's cleanup runs before React removes the element (so it can still see that it holds the focus).
+const useIsomorphicLayoutEffect = typeof window !== "undefined" ? useLayoutEffect : useEffect;
 
 function alertFallback(message: string) {
   try {
@@ -56,22 +59,23 @@ type ToastProviderProps = {
 
 export function ToastProvider({ initial = null, children }: ToastProviderProps) {
   // The initial (flash) toast is part of the first render so the server HTML has it too.
-  const [toasts, setToasts] = useState<Toast[]>(() => (initial ? [initial] : []));
+  const [toasts, setToasts] = useState<Toast[]>(() => (initial ? [{ ...initial, flash: true }] : []));
   const [seenFlashIds, setSeenFlashIds] = useState<ReadonlySet<string>>(() => new Set(initial ? [initial.id] : []));
 
   const dismiss = useCallback((id: string) => {
     setToasts((list) => list.filter((t) => t.id !== id));
   }, []);
 
+  // A new toast replaces the older ones: a stale error never stays beside the success that followed it.
   const push = useCallback((toast: Toast) => {
-    setToasts((list) => [...list.filter((t) => t.id !== toast.id), toast].slice(-MAX_VISIBLE));
+    setToasts([toast]);
   }, []);
 
   // A new flash toast arrives with each root-loader revalidation: show each id (a server UUID) once.
   // Adjusted while rendering, not in an effect, so it shows without an extra render pass.
   if (initial && !seenFlashIds.has(initial.id)) {
     setSeenFlashIds(new Set(seenFlashIds).add(initial.id));
-    push(initial);
+    push({ ...initial, flash: true });
   }
 
   const api = useMemo<ToastApi>(
@@ -114,6 +118,27 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string)
   const [paused, setPaused] = useState(false);
   const remaining = useRef(duration);
   const startedAt = useRef(0);
+  const ref = useRef<HTMLDivElement>(null);
+  const tookFocus = useRef(false);
+
+  // After a form's redirect the pressed button is often gone and focus falls to the page body: keep the keyboard
+  // (and screen reader) at the answer instead. Only when nothing else holds the focus.
+  useEffect(() => {
+    const el = ref.current;
+    if (!toast.flash || !el) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== document.documentElement && active.id !== "main") return;
+    tookFocus.current = true;
+    el.focus({ preventScroll: true });
+  }, [toast.flash]);
+
+  // Leaving: if the toast holds the focus, hand it to the page's main region rather than the body.
+  useIsomorphicLayoutEffect(() => {
+    const el = ref.current;
+    return () => {
+      if (el && el.contains(document.activeElement)) document.getElementById("main")?.focus({ preventScroll: true });
+    };
+  }, []);
 
   // Auto-dismiss; the countdown pauses while the pointer or keyboard focus is on the toast.
   useEffect(() => {
@@ -135,7 +160,13 @@ function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (id: string)
       aria-atomic="true"
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
-      onFocus={() => setPaused(true)}
+      ref={ref}
+      tabIndex={toast.flash ? -1 : undefined}
+      onFocus={() => {
+        // The focus it took itself does not hold the toast open; a player's own focus (Tab, pointer) does.
+        if (tookFocus.current) tookFocus.current = false;
+        else setPaused(true);
+      }}
       onBlur={(event) => {
         if (!event.currentTarget.contains(event.relatedTarget)) setPaused(false);
       }}

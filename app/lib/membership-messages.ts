@@ -34,3 +34,15 @@ export const joinMessage = (codeOrResult: JoinCode | JoinResult) => toastOf(code
 
 export const unregisterMessage = (codeOrResult: UnregisterCode | UnregisterResult) =>
   toastOf(codeOrResult, UNREGISTER_MESSAGES, "Failed to unregister");
+
+/**
+ * Registering on the competition page (spec part 1 §8: "Failed to register: {server message} / Successfully
+ * registered!"); the other answers read as on the competitions list.
+ */
+const REGISTER_MESSAGES: Record<JoinCode, Toastish> = {
+  ...JOIN_MESSAGES,
+  joined: { type: "success", message: "Successfully registered!" },
+  registration_closed: { type: "error", message: "Failed to register: Registration is closed." },
+};
+
+export const registerMessage = (codeOrResult: JoinCode | JoinResult) => toastOf(codeOrResult, REGISTER_MESSAGES, "Failed to register");

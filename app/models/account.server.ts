@@ -114,6 +114,18 @@ export async function requestPasswordReset(db: Db, email: string, address: strin
 type ResetResult = { ok: true } | { ok: false; throttled: boolean; message: string };
 
 /** Spends a reset token once, sets the new password and ends every session of the account. */
+/** Whether a reset link's token can still be used (unused and not expired); read-only, so the page can say so on arrival. */
+export async function resetTokenUsable(db: Db, token: string): Promise<boolean> {
+  if (token.length < 20 || token.length > 200) return false;
+  const hash = await sha256Hex(token);
+  return db.asService(async (tx) => {
+    const rows = await tx`
+      select 1 from account.password_reset_tokens
+       where token_hash = ${hash} and used_at is null and expires_at > public.app_now()`;
+    return rows.length > 0;
+  });
+}
+
 export async function resetPassword(db: Db, token: string, password: string, address: string): Promise<ResetResult> {
   const hash = await sha256Hex(token);
   const keys = [`reset:ip:${address}`];

@@ -279,7 +279,7 @@ async function callCodeFunction<C extends string>(
   }
 }
 
-/** join_competition under RLS; the key (private ones) is compared by the database after trimming. */
+/** join_competition under RLS; the key (private ones) is compared by the database after trimming, in any letter case. */
 export function joinCompetition(db: Db, userId: string, competitionId: string, key?: string | null): Promise<JoinResult> {
   return callCodeFunction(
     db,

@@ -4,7 +4,6 @@ import { requireAdmin } from "~/admin.server";
 import type { SessionUser } from "~/context";
 import { CreateCompetitionSection, type CreateCompetitionValues } from "~/components/admin/CreateCompetitionSection";
 import { ADMIN_PATHS } from "~/components/admin/sections";
-import { useActionToast } from "~/components/admin/useActionToast";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { todayIn } from "~/lib/validation";
 import { adminCompetitionSchema, adminCreateCompetition, CREATED } from "~/models/admin-competitions.server";
@@ -69,7 +68,7 @@ type ActionData = { intent: string; message: string | null; values?: CreateCompe
 export default function AdminCreateCompetition() {
   const { today } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
-  useActionToast(actionData);
+  // A refusal shows once, inline above the form (no toast beside it); a success is the redirect's toast.
   const refused = actionData?.intent === "create-competition" ? actionData : null;
   return <CreateCompetitionSection today={today} error={refused?.message ?? null} values={refused?.values ?? null} />;
 }

@@ -31,7 +31,7 @@ import {
   setSelectionMessage,
   type SetSelectionCode,
 } from "~/models/competition-detail.server";
-import { joinMessage, unregisterMessage } from "~/lib/membership-messages";
+import { registerMessage, unregisterMessage } from "~/lib/membership-messages";
 import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
@@ -92,6 +92,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     eliminated,
     canRegister: !isMember && registrationOpen,
     canUnregister: isMember && registrationOpen,
+    confirmUnregister: url.searchParams.get("confirm") === "unregister",
     canSelect,
     canManage: detail.canManage,
     mySelections: detail.mySelections.map((s): MySelectionRow => ({
@@ -150,7 +151,7 @@ async function register({ context, userId, competitionId }: Act, form: FormData)
   const parsed = parseForm(form, RegisterSchema);
   if (!parsed.ok) return refused("register", parsed.errors, "Please fill in all required fields.");
   const code = await joinCompetition(context.db, userId, competitionId, parsed.data.registrationKey || undefined);
-  return redirectWithToast(context.env, `/competition/${competitionId}`, joinMessage(code));
+  return redirectWithToast(context.env, `/competition/${competitionId}`, registerMessage(code));
 }
 
 async function unregister({ context, userId, competitionId }: Act) {
@@ -221,6 +222,7 @@ export default function CompetitionDetailPage() {
             canUnregister={d.canUnregister}
             canSelect={d.canSelect}
             error={fromManage ? null : message}
+            confirmUnregister={d.confirmUnregister}
           />
         ) : null}
         {d.tab === "details" ? <DetailsPanel competition={c} /> : null}

@@ -1,9 +1,10 @@
 import { data, type ActionFunctionArgs, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthForm, AuthPage, NewPasswordField } from "~/components/AuthPage";
+import { FormError } from "~/components/Field";
 import { invalid, parseForm, readForm } from "~/lib/forms.server";
 import { ResetPasswordSchema } from "~/lib/validation";
-import { resetPassword } from "~/models/account.server";
+import { resetPassword, resetTokenUsable } from "~/models/account.server";
 import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Reset password | FootyCoach" }];
@@ -11,8 +12,12 @@ export const meta: MetaFunction = () => [{ title: "Reset password | FootyCoach" 
 // The token is in the address: never leak it to other sites through Referer.
 export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
 
-export function loader({ request }: LoaderFunctionArgs) {
-  return { token: new URL(request.url).searchParams.get("token") ?? "" };
+const INVALID_LINK = "This reset link is invalid or has expired.";
+
+/** A link without a usable token says so on arrival, instead of after the new password was typed. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, usable: await resetTokenUsable(context.db, token) };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -24,9 +29,20 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ResetPassword() {
-  const { token } = useLoaderData<typeof loader>();
+  const { token, usable } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as { errors: Record<string, string>; message: string | null } | undefined;
   const errors: Record<string, string | undefined> = result?.errors ?? {};
+  if (!usable && !result) {
+    return (
+      <AuthPage title="Set a new password">
+        <FormError message={INVALID_LINK} />
+        <p className="auth-links">
+          <Link to="/forgot-password">Forgot Password</Link>
+          <Link to="/login">Back to login</Link>
+        </p>
+      </AuthPage>
+    );
+  }
   return (
     <AuthPage title="Set a new password">
       <AuthForm message={result?.message} submitLabel="Set New Password" pendingLabel="Saving...">

@@ -133,14 +133,20 @@ describe("join_competition", () => {
     expect(code).toBe("42501");
   });
 
-  it("checks the private key after trimming; a wrong or missing key is invalid_key", async () => {
+  it("checks the private key after trimming, in any letter case; a wrong or missing key is invalid_key", async () => {
     expect(await joinAs(ids.bob, privateComp, "WRONGKEY")).toBe("invalid_key");
-    expect(await joinAs(ids.bob, privateComp, privateKey.toLowerCase())).toBe("invalid_key");
+    expect(await joinAs(ids.bob, privateComp, "wrongkey")).toBe("invalid_key");
+    expect(await joinAs(ids.bob, privateComp, `${privateKey}X`.toLowerCase())).toBe("invalid_key");
     expect(await joinAs(ids.bob, privateComp, null)).toBe("invalid_key");
     expect(await joinAs(ids.bob, privateComp)).toBe("invalid_key");
     expect(await members(privateComp)).toEqual({ player_count: 0, n: 0 });
-    expect(await joinAs(ids.bob, privateComp, `  ${privateKey}\t `)).toBe("joined");
+    // Keys are upper case; a key typed in lower (or mixed) case is the same key.
+    expect(privateKey).toBe(privateKey.toUpperCase());
+    expect(await joinAs(ids.bob, privateComp, `  ${privateKey.toLowerCase()}\t `)).toBe("joined");
     expect(await members(privateComp)).toEqual({ player_count: 1, n: 1 });
+    expect(await joinAs(ids.racer, privateComp, privateKey.slice(0, 4) + privateKey.slice(4).toLowerCase())).toBe("joined");
+    expect(await members(privateComp)).toEqual({ player_count: 2, n: 2 });
+    expect(await leaveAs(ids.racer, privateComp)).toBe("unregistered");
   });
 
   it("answers registration_closed when registration is closed, the competition is inactive or a Scout", async () => {
@@ -335,10 +341,27 @@ describe("create_private_competition", () => {
       visibility: "private",
       created_by: ids.bob,
       registration_key: row.registration_key,
-      player_count: 0,
+      player_count: 1,
     });
     const [{ k }] = await asUser(db.sql, ids.bob, (tx) => tx`select public.competition_registration_key(${row.id}) as k`);
     expect(k).toBe(row.registration_key);
+  });
+
+  it("makes the creator a member of their competition, at its start match day, in the same transaction", async () => {
+    const [row] = await create(ids.carol, ["Carol's Crew", "knockout", LEAGUE, SEASON, "2026-06-03", 3]);
+    const memberships = await db.sql`
+      select user_id, league, season, match_day, status from public.user_selections where competition_id = ${row.id}`;
+    expect(memberships).toEqual([{ user_id: ids.carol, league: LEAGUE, season: SEASON, match_day: 3, status: "active" }]);
+    expect(await members(row.id)).toEqual({ player_count: 1, n: 1 });
+    // Already a member: the key is not needed and joining again changes nothing.
+    expect(await joinAs(ids.carol, row.id, row.registration_key)).toBe("already_joined");
+    // A refused creation leaves neither a competition nor a membership behind.
+    const before = await db.sql`select count(*)::int as n from public.user_selections where user_id = ${ids.carol}`;
+    const [code] = await failure(ids.carol, ["Carol's Crew", "knockout", LEAGUE, SEASON, "2026-06-03", 3]);
+    expect(code).toBe("P0001");
+    const after = await db.sql`select count(*)::int as n from public.user_selections where user_id = ${ids.carol}`;
+    expect(after).toEqual(before);
+    await asUser(db.sql, ids.carol, (tx) => tx`select public.unregister_competition(${row.id})`, { now: NOW });
   });
 
   it("lets an admin choose type, league and season", async () => {

@@ -244,17 +244,28 @@ describe("hidden picks", () => {
   });
 
   it("hides another member's pick in team_selections before the deadline and reveals it at the deadline", async () => {
+    // Bob is a member, not the creator (Alice created the competition and sees every pick: see below).
     const query = (now: Date) =>
       asUser(
         db.sql,
-        ids.alice,
+        ids.bob,
         (tx) => tx<{ user_id: string; selected_team: string }[]>`
       select user_id, selected_team from public.team_selections
        where competition_id = ${knockout} and match_day = 2 order by selected_team`,
         { now },
       );
-    expect((await query(BEFORE)).map((r) => r.selected_team)).toEqual(["Whites"]);
+    expect((await query(BEFORE)).map((r) => r.selected_team)).toEqual(["Greens"]);
     expect((await query(AFTER)).map((r) => r.selected_team)).toEqual(["Greens", "Whites"]);
+    // The creator manages the picks of their competition (set_player_selection), so they see them before the deadline.
+    const creatorSees = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+      select selected_team from public.team_selections
+       where competition_id = ${knockout} and match_day = 2 order by selected_team`,
+      { now: BEFORE },
+    );
+    expect(creatorSees.map((r) => r.selected_team)).toEqual(["Greens", "Whites"]);
     // Match day 1 is long past: Alice's old pick is visible to Bob.
     const old = await asUser(
       db.sql,
@@ -278,10 +289,10 @@ describe("hidden picks", () => {
   });
 
   it("hides them in user_competition_stats_view before the deadline", async () => {
-    const read = (now: Date) =>
+    const read = (now: Date, caller = ids.bob) =>
       asUser(
         db.sql,
-        ids.alice,
+        caller,
         (tx) => tx<
           {
             user_id: string;
@@ -296,22 +307,25 @@ describe("hidden picks", () => {
       );
     const before = await read(BEFORE);
     const byUser = (rows: typeof before, id: string) => rows.find((r) => r.user_id === id)!;
-    expect(byUser(before, ids.alice)).toMatchObject({
-      current_selection: "Whites",
+    expect(byUser(before, ids.bob)).toMatchObject({
+      current_selection: "Greens",
       selection_hidden: false,
       has_selection: true,
       selection_status: "active",
     });
-    expect(byUser(before, ids.bob)).toMatchObject({ current_selection: null, selection_hidden: true, has_selection: false });
+    expect(byUser(before, ids.alice)).toMatchObject({ current_selection: null, selection_hidden: true, has_selection: false });
     expect(byUser(before, ids.dave)).toMatchObject({ current_selection: null, selection_status: "eliminated" });
     const after = await read(AFTER);
-    expect(byUser(after, ids.bob)).toMatchObject({
-      current_selection: "Greens",
+    expect(byUser(after, ids.alice)).toMatchObject({
+      current_selection: "Whites",
       selection_hidden: false,
       has_selection: true,
       selection_status: "closed",
     });
-    expect(byUser(after, ids.alice)).toMatchObject({ current_selection: "Whites", selection_status: "closed" });
+    expect(byUser(after, ids.bob)).toMatchObject({ current_selection: "Greens", selection_status: "closed" });
+    // The creator (Manage Selections) reads every member's pick before the deadline.
+    const creator = await read(BEFORE, ids.alice);
+    expect(byUser(creator, ids.bob)).toMatchObject({ current_selection: "Greens", has_selection: true });
   });
 
   it("hides them in knockout_leaderboard_view before the deadline", async () => {

@@ -223,8 +223,48 @@ describe("hidden picks (team_selections)", () => {
     );
 
   it("shows a player only their own pick before the deadline", async () => {
-    expect(await picksSeenBy(ids.alice, BEFORE)).toEqual([{ user_id: ids.alice, selected_team: "Reds" }]);
     expect(await picksSeenBy(ids.bob, BEFORE)).toEqual([{ user_id: ids.bob, selected_team: "Whites" }]);
+  });
+
+  it("shows the competition's creator every pick of it before the deadline (they manage them), not other competitions'", async () => {
+    // Alice created the private competition (and plays in it); Carol's public competition is not hers.
+    expect((await picksSeenBy(ids.alice, BEFORE)).map((s) => s.selected_team)).toEqual(["Reds", "Whites"]);
+    await addPick(db.sql, { userId: ids.carol, competitionId: publicCompetitionId, matchDay: 1, team: "Greens" });
+    const seen = async (user: string) =>
+      asUser(db.sql, user, (tx) => tx`select selected_team from public.team_selections where competition_id = ${publicCompetitionId}`, {
+        now: BEFORE,
+      });
+    expect(await seen(ids.alice)).toEqual([]);
+    expect(await seen(ids.bob)).toEqual([]);
+    expect(await seen(ids.admin)).toEqual([{ selected_team: "Greens" }]);
+    await db.sql`delete from public.team_selections where competition_id = ${publicCompetitionId}`;
+  });
+
+  it("shows the creator the pick in the stats view that Manage Selections reads", async () => {
+    const rows = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+        select username, current_selection from public.user_competition_stats_view
+         where competition_id = ${privateCompetitionId} order by username`,
+      { now: BEFORE },
+    );
+    expect(rows).toEqual([
+      { username: "Alice", current_selection: "Reds" },
+      { username: "Bob", current_selection: "Whites" },
+    ]);
+    const bobSees = await asUser(
+      db.sql,
+      ids.bob,
+      (tx) => tx`
+        select username, current_selection, selection_hidden from public.user_competition_stats_view
+         where competition_id = ${privateCompetitionId} order by username`,
+      { now: BEFORE },
+    );
+    expect(bobSees).toEqual([
+      { username: "Alice", current_selection: null, selection_hidden: true },
+      { username: "Bob", current_selection: "Whites", selection_hidden: false },
+    ]);
   });
 
   it("reveals all picks of the match day to members from the deadline on", async () => {

@@ -213,7 +213,7 @@ describe("seedDemo", () => {
     for (const s of stillIn) expect(s.pick_days.slice(0, 3)).toEqual([start, start + 1, start + 2]);
   });
 
-  it("hides other players' current picks from DemoPlayer until the deadline", async () => {
+  it("hides other players' current picks from DemoPlayer until the deadline (outside the competitions DemoPlayer created)", async () => {
     const [{ id }] = await db.sql`select id from public.profiles where username = 'DemoPlayer'`;
     const [{ deadline }] = await db.sql`select public.matchday_deadline(${LEAGUE}, ${SEASON}, ${CURRENT_MATCH_DAY}) as deadline`;
     const visible = (now: Date) =>
@@ -221,8 +221,10 @@ describe("seedDemo", () => {
         db.sql,
         id,
         (tx) => tx`
-        select count(*)::int as n from public.team_selections
-         where match_day = ${CURRENT_MATCH_DAY} and user_id <> ${id}`,
+        select count(*)::int as n from public.team_selections ts
+         where ts.match_day = ${CURRENT_MATCH_DAY} and ts.user_id <> ${id}
+           -- A creator sees (and manages) the picks of their own competition (migration 20261124140100).
+           and not exists (select 1 from public.competitions c where c.id = ts.competition_id and c.created_by = ${id})`,
         { now },
       );
     expect((await visible(NOW))[0].n).toBe(0);

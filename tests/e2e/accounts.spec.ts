@@ -103,6 +103,23 @@ test("forgot and reset password through the local outbox", async ({ page }) => {
 
   await logIn(page, email, "brand-new-pass");
   await expect(page).toHaveURL(/\/dashboard$/);
+
+  // The used link says it is invalid on arrival, before any password is typed.
+  await page.context().clearCookies();
+  await page.goto(link!);
+  await expect(page.getByRole("alert")).toHaveText("This reset link is invalid or has expired.");
+  await expect(page.getByLabel("New password")).toHaveCount(0);
+});
+
+test("a reset link without a valid token says so on arrival", async ({ page }) => {
+  for (const url of ["/reset-password", "/reset-password?token=short", `/reset-password?token=${"x".repeat(43)}`]) {
+    const response = await page.goto(url);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("alert")).toHaveText("This reset link is invalid or has expired.");
+    await expect(page.getByLabel("New password")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Set New Password" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Forgot Password" })).toHaveAttribute("href", "/forgot-password");
+  }
 });
 
 test("an unknown email gets the same forgot-password answer and no mail", async ({ page }) => {

@@ -226,7 +226,9 @@ test("create competition: validation messages, then success", async ({ page }) =
   await asAdmin(page, "/admin/competitions");
 
   await page.getByRole("button", { name: "Create Competition" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Please fill in all required fields." }).first()).toBeVisible();
+  // Shown once: inline above the form, no toast beside it.
+  await expect(page.getByRole("alert").filter({ hasText: "Please fill in all required fields." })).toHaveCount(1);
+  await expect(page.locator(".toaster .toast")).toHaveCount(0);
 
   await page.getByLabel("Competition Name").fill(name);
   await page.getByLabel("Type").selectOption("season");
@@ -235,7 +237,8 @@ test("create competition: validation messages, then success", async ({ page }) =
   await page.getByLabel("Start Date").fill(isoDate(-3));
   await page.getByLabel("Start Match Day").fill("30");
   await page.getByRole("button", { name: "Create Competition" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Start date must be today or a future date." }).first()).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Start date must be today or a future date." })).toHaveCount(1);
+  await expect(page.getByText("Start date must be today or a future date.")).toHaveCount(1);
 
   // The form kept the values; fix the date and add a prize.
   await expect(page.getByLabel("Competition Name")).toHaveValue(name);

@@ -55,26 +55,81 @@ test("tabs live in the URL; My Selections and Manage Selections only when allowe
   expect((await page.goto("/competition/nope"))?.status()).toBe(404);
 });
 
-test("register and unregister from the detail page", async ({ page, isMobile, loginAs }) => {
-  await loginAs("player");
+test("register and unregister from the detail page; unregistering asks first", async ({ page, isMobile, loginAs }) => {
+  const me = await loginAs("player");
   const c = await createCompetition({ registrationStatus: "open" });
+  const memberships = async () =>
+    (await db()`select 1 from public.user_selections where competition_id = ${c.id} and user_id = ${me.id}`).length;
   await page.goto(`/competition/${c.id}`);
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByText("Successfully joined competition!")).toBeVisible();
+  await expect(page.getByText("Successfully registered!")).toBeVisible();
+  // The Register button is gone after the redirect: the focus stays with the answer, not on the page body.
+  await expect(page.locator(".toaster .toast")).toBeFocused();
   await expect(page.getByRole("link", { name: "Select Team" })).toBeVisible();
   await openTab(page, isMobile, "My Selections");
   await expect(page).toHaveURL(/tab=my-selections/);
   await expect(page.getByText("You have not selected a team yet.")).toBeVisible();
 
   await openTab(page, isMobile, "Overview");
-  await page.getByRole("button", { name: "Unregister" }).click();
+  // One tap does not delete the membership: a dialog asks, and Cancel keeps it.
+  await page.getByRole("link", { name: "Unregister" }).click();
+  await expect(page).toHaveURL(/confirm=unregister/);
+  const dialog = page.getByRole("dialog", { name: "Unregister" });
+  await expect(dialog).toContainText(`Are you sure you want to unregister from ${c.name}?`);
+  await expect(dialog.getByRole("link", { name: "Cancel" })).toBeFocused();
+  expect(await memberships()).toBe(1);
+  await dialog.getByRole("link", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).not.toHaveURL(/confirm=/);
+  expect(await memberships()).toBe(1);
+  // Escape cancels as well.
+  await page.getByRole("link", { name: "Unregister" }).click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  expect(await memberships()).toBe(1);
+
+  await page.getByRole("link", { name: "Unregister" }).click();
+  await dialog.getByRole("button", { name: "Unregister" }).click();
   await expect(page.getByText("You have been unregistered.")).toBeVisible();
+  await expect(dialog).toBeHidden();
   await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
-  const rows = await db()`select 1 from public.user_selections where competition_id = ${c.id}`;
-  expect(rows.length).toBe(0);
+  expect(await memberships()).toBe(0);
 });
 
-test("private competition: register with the registration key", async ({ page, loginAs }) => {
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("unregistering goes through the confirm step, whose form unregisters", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    const c = await createCompetition({ registrationStatus: "open", members: [me.id] });
+    await page.goto(`/competition/${c.id}`);
+    await page.getByRole("link", { name: "Unregister" }).click();
+    await expect(page).toHaveURL(new RegExp(`/competition/${c.id}\\?confirm=unregister$`));
+    const dialog = page.getByRole("dialog", { name: "Unregister" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("link", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    expect((await db()`select 1 from public.user_selections where competition_id = ${c.id}`).length).toBe(1);
+
+    await page.goto(`/competition/${c.id}?confirm=unregister`);
+    await page.getByRole("dialog", { name: "Unregister" }).getByRole("button", { name: "Unregister" }).click();
+    await expect(page).toHaveURL(new RegExp(`/competition/${c.id}$`));
+    await expect(page.getByText("You have been unregistered.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
+    expect((await db()`select 1 from public.user_selections where competition_id = ${c.id}`).length).toBe(0);
+  });
+
+  test("a non-member asking for the confirm step gets no dialog", async ({ page, loginAs }) => {
+    await loginAs("player");
+    const c = await createCompetition({ registrationStatus: "open" });
+    await page.goto(`/competition/${c.id}?confirm=unregister`);
+    await expect(page.getByRole("button", { name: "Register" })).toBeVisible();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+  });
+});
+
+test("private competition: register with the registration key, in any letter case; one toast at a time", async ({ page, loginAs }) => {
   await loginAs("player");
   const c = await createCompetition({ registrationStatus: "open" });
   await db()`update public.competitions set visibility = 'private' where id = ${c.id}`;
@@ -82,11 +137,15 @@ test("private competition: register with the registration key", async ({ page, l
   await page.goto(`/competition/${c.id}`);
   await page.getByLabel("Registration Key").fill("WRONGKEY");
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByText("Invalid registration key. Please check and try again.")).toBeVisible();
-  await page.getByLabel("Registration Key").fill(`  ${key} `);
+  const invalid = page.getByText("Invalid registration key. Please check and try again.");
+  await expect(invalid).toBeVisible();
+  // Typed in lower case (keys are upper case): accepted, and the stale error toast goes when the success arrives.
+  await page.getByLabel("Registration Key").fill(`  ${(key as string).toLowerCase()} `);
   await page.getByRole("button", { name: "Register" }).click();
-  await expect(page.getByText("Successfully joined competition!")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Unregister" })).toBeVisible();
+  await expect(page.getByText("Successfully registered!")).toBeVisible();
+  await expect(invalid).toHaveCount(0);
+  await expect(page.locator(".toaster .toast")).toHaveCount(1);
+  await expect(page.getByRole("link", { name: "Unregister" })).toBeVisible();
 });
 
 test("the creator sets a player's pick in Manage Selections; others may not", async ({ page, browser, isMobile, loginAs }) => {
@@ -106,6 +165,10 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
     await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
   expect(saved.selected_team).toBe(fixture.home_team);
   expect(saved.set_by).toBe(creator.id);
+  // The creator sees the pick they manage (before the deadline other players still see Hidden).
+  const memberRow = page.getByRole("region", { name: "Manage Selections" }).getByRole("row").filter({ hasText: member.username });
+  await expect(memberRow).toContainText(fixture.home_team);
+  await expect(memberRow).not.toContainText("Hidden");
 
   // Another player does not see the tab, and a crafted POST is refused by the server.
   const other = await browser.newContext({ ...(isMobile ? { viewport: { width: 393, height: 851 } } : {}) });
@@ -138,6 +201,10 @@ test("another player's pick stays hidden in the standings until the deadline", a
 
   const pickerRow = () => page.getByRole("region", { name: "Competition Standings" }).getByRole("row").filter({ hasText: picker.username });
   await page.goto(`/competition/${c.id}`);
+  // The column is named as on the leaderboard.
+  await expect(page.getByRole("region", { name: "Competition Standings" }).locator("th", { hasText: "Elimination Match Day" })).toHaveCount(
+    1,
+  );
   await expect(pickerRow()).toContainText("Hidden");
   await expect(pickerRow()).not.toContainText(fixture.home_team);
 

@@ -194,7 +194,7 @@ test("join a private competition: a wrong key keeps the dialog open, the right k
 
 test("create a private competition and copy its registration key", async ({ page, context, loginAs }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await loginAs("player");
+  const me = await loginAs("player");
   const md = await upcomingMatchDay();
   await page.goto("/competitions");
   await page.getByRole("button", { name: "+ Private Competition" }).click();
@@ -229,6 +229,11 @@ test("create a private competition and copy its registration key", async ({ page
     season: "2025/26",
     visibility: "private",
   });
+  // The creator is its first member, without typing the key (created with the competition).
+  const [{ id: createdId }] = await db()`select id from public.competitions where name = ${name}`;
+  const members = await db()`
+    select p.username from public.user_selections us join public.profiles p on p.id = us.user_id where us.competition_id = ${createdId}`;
+  expect(members).toEqual([{ username: me.username }]);
 
   await created.getByRole("button", { name: "Copy registration key" }).click();
   await expect(created.getByText("Copied!")).toBeVisible();
@@ -242,6 +247,13 @@ test("create a private competition and copy its registration key", async ({ page
   await dialog.getByLabel("Start Match Day").fill(String(md));
   await dialog.getByRole("button", { name: "Create" }).click();
   await expect(dialog.getByText("A competition with this name and type already exists.")).toBeVisible();
+
+  // Its page shows the creator registered: 1 player, Unregister and Select Team instead of a key field.
+  await page.goto(`/competition/${createdId}`);
+  await expect(page.getByRole("region", { name: "Registered Players" })).toContainText(me.username);
+  await expect(page.getByLabel("Registration Key")).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Unregister" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Select Team" })).toBeVisible();
 });
 
 test("My Competitions: default filter, empty texts and a joined competition", async ({ page, loginAs }) => {

@@ -20,6 +20,8 @@ async function pick(page: Page, team: string) {
   await dialog.getByRole("button", { name: "Yes" }).click();
   await expect(page.getByText("Team selection saved successfully!")).toBeVisible();
   await expect(page.getByTestId("current-selection")).toHaveText(team);
+  // The dialog's Yes is gone (and the picked team's button disabled): the focus stays near the answer, not on the body.
+  await expect.poll(() => page.evaluate(() => document.activeElement?.tagName ?? "BODY")).not.toBe("BODY");
 }
 
 test("pick a team through the confirm dialog, then change it", async ({ page, loginAs }) => {

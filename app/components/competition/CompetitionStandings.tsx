@@ -63,7 +63,7 @@ function KnockoutStandingsTable({ standings }: { standings: KnockoutStanding[] }
         <tr>
           <th scope="col">Player</th>
           <th scope="col">Status</th>
-          <th scope="col">Knocked Out</th>
+          <th scope="col">Elimination Match Day</th>
           <th scope="col">Current Selection</th>
         </tr>
       </thead>
@@ -72,7 +72,7 @@ function KnockoutStandingsTable({ standings }: { standings: KnockoutStanding[] }
           <tr key={s.userId}>
             <td data-label="Player">{s.username}</td>
             <td data-label="Status">{s.status}</td>
-            <td data-label="Knocked Out">{s.knockedOutOn ? `Match Day ${s.knockedOutOn}` : "--"}</td>
+            <td data-label="Elimination Match Day">{s.knockedOutOn ? `Match Day ${s.knockedOutOn}` : "--"}</td>
             <td data-label="Current Selection">
               {s.status === "Eliminated" ? (
                 "Eliminated"

@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link, useNavigate } from "@remix-run/react";
+import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { Field } from "~/components/Field";
 import { usePending } from "~/components/usePending";
 import { trackEvent } from "~/lib/analytics.client";
@@ -16,6 +17,8 @@ interface Props {
   canSelect: boolean;
   /** The register or unregister form's refusal, if the last post was one. */
   error: string | null;
+  /** The ?confirm=unregister step: the dialog asking before the membership is deleted. */
+  confirmUnregister: boolean;
 }
 
 /** The Overview tab: the competition's state and the player's actions (register, unregister, pick a team). */
@@ -29,9 +32,12 @@ export function OverviewPanel({
   canUnregister,
   canSelect,
   error,
+  confirmUnregister,
 }: Props) {
   const registering = usePending("register");
   const unregistering = usePending("unregister");
+  const navigate = useNavigate();
+  const here = `/competition/${c.id}`;
   return (
     <>
       <dl className="kv">
@@ -57,7 +63,15 @@ export function OverviewPanel({
           >
             <input type="hidden" name="intent" value="register" />
             {c.visibility === "private" ? (
-              <Field label="Registration Key" name="registrationKey" autoComplete="off" required maxLength={50} />
+              <Field
+                label="Registration Key"
+                name="registrationKey"
+                autoComplete="off"
+                autoCapitalize="characters"
+                spellCheck={false}
+                required
+                maxLength={50}
+              />
             ) : null}
             <button className="btn btn-primary" type="submit" disabled={registering}>
               {registering ? "Registering..." : "Register"}
@@ -65,12 +79,10 @@ export function OverviewPanel({
           </Form>
         ) : null}
         {canUnregister ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="unregister" />
-            <button className="btn btn-danger" type="submit" disabled={unregistering}>
-              {unregistering ? "Unregistering..." : "Unregister"}
-            </button>
-          </Form>
+          // Unregistering deletes the membership (and its picks): a confirm step first, a link so it works without JavaScript.
+          <Link className="btn btn-danger" to={`${here}?confirm=unregister`} preventScrollReset>
+            Unregister
+          </Link>
         ) : null}
         {canSelect ? (
           <Link className="btn btn-primary" to={`/select-team/${c.id}`}>
@@ -87,6 +99,30 @@ export function OverviewPanel({
         <div className="form-error" role="alert">
           {error}
         </div>
+      ) : null}
+      {canUnregister && confirmUnregister ? (
+        <ConfirmDialog
+          title="Unregister"
+          onCancel={() => navigate(here, { replace: true, preventScrollReset: true })}
+          actions={
+            <>
+              <Link to={here} className="btn btn-secondary" replace preventScrollReset>
+                Cancel
+              </Link>
+              <Form method="post" action={here}>
+                <input type="hidden" name="intent" value="unregister" />
+                <button className="btn btn-danger" type="submit" disabled={unregistering}>
+                  {unregistering ? "Unregistering..." : "Unregister"}
+                </button>
+              </Form>
+            </>
+          }
+        >
+          <p>
+            Are you sure you want to unregister from <strong>{c.name}</strong>? Your membership and your team selections in this competition
+            will be deleted.
+          </p>
+        </ConfirmDialog>
       ) : null}
     </>
   );
