@@ -583,10 +583,13 @@ CREATE FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_d
     select 1
     from public.competitions c
     where c.id = p_competition_id
-      and public.matchday_deadline_passed(c.league, c.season, p_match_day)
-      and exists (
-        select 1 from public.user_selections us
-        where us.competition_id = c.id and us.user_id = (select auth.uid())
+      and (
+        c.created_by = (select auth.uid())
+        or (public.matchday_deadline_passed(c.league, c.season, p_match_day)
+            and exists (
+              select 1 from public.user_selections us
+              where us.competition_id = c.id and us.user_id = (select auth.uid())
+            ))
       )
   )
 $$;
@@ -855,6 +858,7 @@ CREATE FUNCTION private.create_private_competition(p_name text, p_type text, p_l
 declare
   v_uid uuid := (select auth.uid());
   v_admin boolean := private.is_admin();
+  v_created record;
 begin
   if v_uid is null then
     raise exception using errcode = '42501', message = 'You must be logged in.';
@@ -863,14 +867,22 @@ begin
     raise exception using errcode = '42501', message = 'Please complete your profile first.';
   end if;
   -- Non-admins always get a knockout of the Premier League 2025/26, whatever they send.
-  return query
-    select r.id, r.registration_key
-      from private.create_competition(
-             p_name,
-             case when v_admin then p_type else 'knockout' end,
-             case when v_admin then p_league else 'Premier League' end,
-             case when v_admin then p_season else '2025/26' end,
-             p_start_date, p_start_match_day, 'private', null, v_uid) as r;
+  select r.id, r.registration_key into v_created
+    from private.create_competition(
+           p_name,
+           case when v_admin then p_type else 'knockout' end,
+           case when v_admin then p_league else 'Premier League' end,
+           case when v_admin then p_season else '2025/26' end,
+           p_start_date, p_start_match_day, 'private', null, v_uid) as r;
+
+  -- The creator plays in their own competition: a member from the start, in this same transaction.
+  insert into public.user_selections (user_id, competition_id, league, season, match_day, status)
+  select v_uid, c.id, c.league, c.season, c.current_match_day, 'active'
+    from public.competitions c
+   where c.id = v_created.id
+  on conflict (user_id, competition_id) do nothing;
+
+  return query select v_created.id, v_created.registration_key;
 end
 $$;
 
@@ -1428,7 +1440,8 @@ begin
 
   if v_competition.visibility = 'private'
      and (p_registration_key is null
-          or pg_catalog.regexp_replace(p_registration_key, '^\s+|\s+$', '', 'g') <> v_competition.registration_key) then
+          or pg_catalog.upper(pg_catalog.regexp_replace(p_registration_key, '^\s+|\s+$', '', 'g'))
+             <> v_competition.registration_key) then
     return 'invalid_key';
   end if;
 
@@ -2653,6 +2666,7 @@ GRANT ALL ON FUNCTION private.save_team_selection(p_competition_id uuid, p_team 
 CREATE FUNCTION private.score_scout_fixtures(p_fixture_ids bigint[]) RETURNS integer
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
+    SET work_mem TO '64MB'
     AS $$
 declare
   v_leagues text[];
@@ -2668,28 +2682,33 @@ begin
     from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
   perform private.lock_scout_competitions(v_leagues, v_seasons);
 
-  -- 1. Re-score; keep each touched entry's change (points and exact count) for the next steps.
+  -- 1. Re-score (only predictions whose points change are written), then each touched entry's new sums next to
+  -- its stored ones: the change drives the season totals below.
   create temporary table if not exists scout_entry_changes (
     entry_id uuid primary key, d_points integer not null, d_exact integer not null
   ) on commit drop;
   delete from pg_temp.scout_entry_changes;
-  with fresh as (
-    select p.id, p.scout_entry_id, p.points_awarded as old_points, p.exact as old_exact,
-           private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) as points
-      from public.scout_predictions p
-      join public.fixtures f on f.id = p.fixture_id
-     where p.fixture_id = any (p_fixture_ids)
-  ), changed as (
+  with changed as (
     update public.scout_predictions p
-       set points_awarded = fr.points, exact = fr.points = 5
-      from fresh fr
-     where p.id = fr.id and (p.points_awarded, p.exact) is distinct from (fr.points, fr.points = 5)
-    returning fr.scout_entry_id, fr.points - fr.old_points as d_points,
-              (fr.points = 5)::integer - fr.old_exact::integer as d_exact
+       set points_awarded = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score),
+           exact = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) = 5
+      from public.fixtures f
+     where f.id = p.fixture_id and p.fixture_id = any (p_fixture_ids)
+       and p.points_awarded <> private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score)
+    returning p.scout_entry_id
   )
   insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
-  select c.scout_entry_id, sum(c.d_points)::integer, sum(c.d_exact)::integer from changed c group by c.scout_entry_id;
+  select distinct c.scout_entry_id, 0, 0 from changed c;
   get diagnostics v_changed = row_count;
+  analyze pg_temp.scout_entry_changes;  -- a new temporary table has no statistics: plan the joins below on real counts
+  -- (the update's new points are visible from the next statement on)
+  update pg_temp.scout_entry_changes c
+     set d_points = s.points - e.total_points, d_exact = s.exact - e.exact_count
+    from public.scout_entries e,
+         lateral (select coalesce(sum(p.points_awarded), 0)::integer as points,
+                         (count(*) filter (where p.exact))::integer as exact
+                    from public.scout_predictions p where p.scout_entry_id = e.id) s
+   where e.id = c.entry_id;
 
   if v_changed > 0 then
     -- 2. Season totals: players without a row yet (entries not made through redeem) get one built in full.

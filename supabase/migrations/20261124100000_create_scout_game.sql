@@ -194,6 +194,7 @@ begin
   insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
   select distinct c.scout_entry_id, 0, 0 from changed c;
   get diagnostics v_changed = row_count;
+  analyze pg_temp.scout_entry_changes;  -- a new temporary table has no statistics: plan the joins below on real counts
   -- (the update's new points are visible from the next statement on)
   update pg_temp.scout_entry_changes c
      set d_points = s.points - e.total_points, d_exact = s.exact - e.exact_count
