@@ -1,0 +1,59 @@
+import { generateKeyPairSync } from "node:crypto";
+import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+import { SCHEDULER_DB_PORT, SCHEDULER_DB_NAME } from "./tests/scheduler/ports";
+import { WEB_PUSH_SERVER_PORT, FCM_SERVER_PORT, FCM_TEST_PROJECT } from "./tests/scheduler/ports";
+
+/**
+ * The scheduler Worker (workers/scheduler) inside workerd via miniflare, on a real Postgres with the real
+ * migrations (tests/scheduler/global-db.ts) and local push services that speak the real protocols
+ * (tests/scheduler/global-push-servers.ts). Ports are fixed because the bindings are read before global setup runs.
+ */
+// The FCM service account of the run: a fresh RSA key, never stored. The local FCM server checks tokens
+// signed with it (global setup reads the public half from the environment of this process).
+const fcmKey = generateKeyPairSync("rsa", { modulusLength: 2048 });
+process.env.SCHEDULER_TEST_FCM_PUBLIC_KEY = fcmKey.publicKey.export({ type: "spki", format: "pem" }).toString();
+const serviceAccount = JSON.stringify({
+  type: "service_account",
+  project_id: FCM_TEST_PROJECT,
+  client_email: `scheduler@${FCM_TEST_PROJECT}.iam.gserviceaccount.com`,
+  private_key: fcmKey.privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  token_uri: `http://127.0.0.1:${FCM_SERVER_PORT}/token`,
+});
+process.env.SCHEDULER_TEST_FCM_SERVICE_ACCOUNT = serviceAccount;
+
+// The application server's VAPID key pair of the run (P-256): public as the 65-byte point, private as the
+// 32-byte scalar, both base64url (the formats `web-push generate-vapid-keys` prints).
+const vapid = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const vapidJwk = vapid.privateKey.export({ format: "jwk" });
+const vapidPublic = Buffer.concat([Buffer.from([4]), Buffer.from(vapidJwk.x!, "base64url"), Buffer.from(vapidJwk.y!, "base64url")]).toString("base64url");
+process.env.SCHEDULER_TEST_VAPID_PUBLIC_KEY = vapidPublic;
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      main: "./workers/scheduler/index.ts",
+      wrangler: { configPath: "./workers/scheduler/wrangler.toml" },
+      miniflare: {
+        bindings: {
+          ENVIRONMENT: "test",
+          PUSH_PROVIDER: "live",
+          APP_URL: "http://footycoach.test",
+          PUSH_ENDPOINT_OVERRIDE: `http://127.0.0.1:${WEB_PUSH_SERVER_PORT}`,
+          FCM_API_URL: `http://127.0.0.1:${FCM_SERVER_PORT}`,
+          FCM_SERVICE_ACCOUNT: serviceAccount,
+          VAPID_PUBLIC_KEY: vapidPublic,
+          VAPID_PRIVATE_KEY: vapidJwk.d!,
+          VAPID_SUBJECT: "mailto:ops@footycoach.test",
+        },
+        hyperdrives: { HYPERDRIVE: `postgres://postgres:postgres@127.0.0.1:${SCHEDULER_DB_PORT}/${SCHEDULER_DB_NAME}` },
+      },
+    }),
+  ],
+  test: {
+    globalSetup: ["./tests/scheduler/global-db.ts", "./tests/scheduler/global-push-servers.ts"],
+    include: ["tests/scheduler/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
