@@ -1,0 +1,234 @@
+-- The scheduler Worker's tables and functions (issue 12, decision 013): job runs, the reminder ledger, push
+-- messages and their deliveries. Everything here runs on the server's service path (the scheduler connects as
+-- the database owner); no API role gets any of it.
+--
+-- Exactly once: a reminder is a row of private.reminders_sent keyed by (player, competition, match day, kind),
+-- inserted with ON CONFLICT DO NOTHING, so overlapping, repeated or late ticks cannot send it twice; a tick
+-- builds pushes only from the ledger rows it inserted itself. A delivery (one push to one subscription) is sent
+-- only by whoever moved it from queued/retry to sending, so a replayed queue message sends nothing twice.
+
+create table private.job_runs (
+  job text not null,
+  scheduled_at timestamptz not null,
+  started_at timestamptz not null default pg_catalog.now(),
+  finished_at timestamptz,
+  result jsonb,
+  constraint job_runs_pkey primary key (job, scheduled_at),
+  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'deliveries'))
+);
+
+create table private.reminders_sent (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  competition_id uuid not null references public.competitions (id) on delete cascade,
+  match_day integer not null,
+  kind text not null,
+  sent_at timestamptz not null default public.app_now(),
+  constraint reminders_sent_pkey primary key (user_id, competition_id, match_day, kind),
+  constraint reminders_sent_kind_check check (kind in ('6h', '3h'))
+);
+
+-- One push per (player, kind, tick): it summarises every competition due for that player.
+create table private.push_messages (
+  id bigint generated always as identity primary key,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  kind text not null,
+  title text not null,
+  body text not null,
+  -- a path of the app (/select-team/<id> or /dashboard); the Worker makes it absolute with APP_URL
+  link text not null,
+  created_at timestamptz not null default public.app_now(),
+  constraint push_messages_kind_check check (kind in ('6h', '3h'))
+);
+
+create index push_messages_user_id_idx on private.push_messages (user_id);
+
+-- One message to one subscription. subscription_id is cleared when the subscription goes (nothing left to send).
+create table private.push_deliveries (
+  id bigint generated always as identity primary key,
+  message_id bigint not null references private.push_messages (id) on delete cascade,
+  subscription_id uuid references public.push_subscriptions (id) on delete set null,
+  state text not null default 'queued',
+  attempts integer not null default 0,
+  last_status integer,
+  claimed_at timestamptz,
+  sent_at timestamptz,
+  -- 'outbox' when development kept it in the push outbox instead of sending it
+  provider text,
+  created_at timestamptz not null default public.app_now(),
+  constraint push_deliveries_state_check check (state in ('queued', 'sending', 'retry', 'sent', 'failed', 'gone')),
+  constraint push_deliveries_message_subscription_key unique (message_id, subscription_id)
+);
+
+create index push_deliveries_subscription_id_idx on private.push_deliveries (subscription_id);
+-- the tick's safety net looks for deliveries that never left (a tick or consumer that died half-way)
+create index push_deliveries_unfinished_idx on private.push_deliveries (created_at) where state in ('queued', 'sending', 'retry');
+
+alter table private.job_runs enable row level security;
+alter table private.reminders_sent enable row level security;
+alter table private.push_messages enable row level security;
+alter table private.push_deliveries enable row level security;
+revoke all on table private.job_runs, private.reminders_sent, private.push_messages, private.push_deliveries
+  from public, anon, authenticated;
+grant all on table private.job_runs, private.reminders_sent, private.push_messages, private.push_deliveries to service_role;
+
+-- A job's run for one scheduled time: true for the first caller only (a replayed tick skips the job).
+create function private.claim_job_run(p_job text, p_scheduled_at timestamptz) returns boolean
+  language sql
+  set search_path = ''
+as $$
+  with claimed as (
+    insert into private.job_runs (job, scheduled_at) values (p_job, p_scheduled_at)
+    on conflict do nothing
+    returning 1
+  )
+  select exists (select 1 from claimed)
+$$;
+
+create function private.finish_job_run(p_job text, p_scheduled_at timestamptz, p_result jsonb) returns void
+  language sql
+  set search_path = ''
+as $$
+  update private.job_runs set finished_at = pg_catalog.now(), result = p_result
+   where job = p_job and scheduled_at = p_scheduled_at
+$$;
+
+-- The reminders due at p_now (rules file, Reminders): for each match day whose deadline is at most 6 hours
+-- away, the 3-hour kind once it is 3 hours or less away (a late tick then skips the 6-hour one), else the
+-- 6-hour kind. Targets: players active in an active knockout/season competition whose current match day it
+-- is, with no pick for it, notifications on and at least one subscription. Returns the new deliveries.
+create function private.queue_reminders(p_now timestamptz) returns table (delivery_id bigint)
+  language sql
+  set search_path = ''
+as $$
+  with due as (
+    select m.league, m.season, m.match_day, m.first_kickoff_time - interval '1 hour' as deadline,
+           case when m.first_kickoff_time - interval '1 hour' - interval '3 hours' <= p_now then '3h' else '6h' end as kind
+      from public.matchdays m
+     where m.first_kickoff_time - interval '1 hour' > p_now
+       and m.first_kickoff_time - interval '1 hour' <= p_now + interval '6 hours'
+  ),
+  targets as (
+    select us.user_id, c.id as competition_id, c.name, d.match_day, d.kind, d.deadline
+      from due d
+      join public.competitions c
+        on c.league = d.league and c.season = d.season and c.current_match_day = d.match_day
+       and c.status = 'active' and c.type in ('knockout', 'season')
+      join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+      join public.profiles p on p.id = us.user_id and p.notifications_enabled
+     where exists (select 1 from public.push_subscriptions s where s.user_id = us.user_id)
+       and not exists (select 1 from public.team_selections t
+                        where t.competition_id = c.id and t.user_id = us.user_id and t.match_day = d.match_day)
+  ),
+  recorded as (
+    insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+    select t.user_id, t.competition_id, t.match_day, t.kind, p_now from targets t
+    on conflict do nothing
+    returning user_id, competition_id, kind
+  ),
+  -- The player's own zone for the deadline; an unknown zone name reads as UTC rather than failing the tick.
+  zones as (select z.name from pg_catalog.pg_timezone_names z),
+  per_player as (
+    select r.user_id, r.kind,
+           count(*) as n,
+           min(r.competition_id::text) as only_competition,
+           pg_catalog.string_agg(
+             t.name || ' (' || pg_catalog.to_char(t.deadline at time zone coalesce(z.name, 'UTC'), 'Dy DD Mon HH24:MI') || ')',
+             ', ' order by t.deadline, t.name) as summary,
+           coalesce(min(z.name), 'UTC') as zone
+      from recorded r
+      join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
+      join public.profiles p on p.id = r.user_id
+      left join zones z on z.name = p.time_zone
+     group by r.user_id, r.kind
+  ),
+  messages as (
+    insert into private.push_messages (user_id, kind, title, body, link, created_at)
+    select pp.user_id, pp.kind, 'FootyCoach',
+           case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
+             || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
+             || pp.summary || ' (' || pp.zone || ').',
+           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end,
+           p_now
+      from per_player pp
+    returning id, user_id
+  )
+  insert into private.push_deliveries (message_id, subscription_id, created_at)
+  select m.id, s.id, p_now
+    from messages m
+    join public.push_subscriptions s on s.user_id = m.user_id
+  returning id
+$$;
+
+-- Deliveries that should be on the queue but may not be: queued or retrying for over 10 minutes, or claimed
+-- by a consumer that never reported back (its lease of 10 minutes has run out). The tick enqueues them again;
+-- the claim makes that safe.
+create function private.stranded_push_deliveries(p_now timestamptz) returns table (delivery_id bigint)
+  language sql stable
+  set search_path = ''
+as $$
+  select d.id
+    from private.push_deliveries d
+   where d.state in ('queued', 'sending', 'retry')
+     and coalesce(d.claimed_at, d.created_at) < p_now - interval '10 minutes'
+     and d.created_at > p_now - interval '1 day'
+   order by d.id
+   limit 100000
+$$;
+
+-- The consumer's claim: moves the given deliveries that are queued, retrying or stranded to sending and
+-- returns what to send. A delivery whose subscription is gone becomes 'gone' here (nothing to send).
+create function private.claim_push_deliveries(p_ids bigint[], p_now timestamptz)
+  returns table (delivery_id bigint, attempts integer, subscription_id uuid, kind text, endpoint text, p256dh text,
+                 auth text, fcm_token text, title text, body text, link text)
+  language sql
+  set search_path = ''
+as $$
+  with claimed as (
+    update private.push_deliveries d
+       set state = case when d.subscription_id is null then 'gone' else 'sending' end,
+           claimed_at = p_now,
+           attempts = d.attempts + 1
+     where d.id = any (p_ids)
+       and (d.state in ('queued', 'retry') or (d.state = 'sending' and d.claimed_at < p_now - interval '10 minutes'))
+    returning d.id, d.attempts, d.subscription_id, d.message_id, d.state
+  )
+  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, m.title, m.body, m.link
+    from claimed c
+    join private.push_messages m on m.id = c.message_id
+    join public.push_subscriptions s on s.id = c.subscription_id
+   where c.state = 'sending'
+$$;
+
+-- What the push services answered: [{id, state: sent|retry|failed|gone, status, provider}]. A subscription the
+-- service reported gone (404/410) is removed (rules file, Reminders).
+create function private.record_push_outcomes(p_outcomes jsonb, p_now timestamptz) returns void
+  language sql
+  set search_path = ''
+as $$
+  with o as (
+    select * from pg_catalog.jsonb_to_recordset(p_outcomes) as x(id bigint, state text, status integer, provider text)
+  ),
+  updated as (
+    update private.push_deliveries d
+       set state = o.state,
+           last_status = o.status,
+           provider = coalesce(o.provider, d.provider),
+           sent_at = case when o.state = 'sent' then p_now else d.sent_at end
+      from o
+     where d.id = o.id and d.state = 'sending'
+    returning d.subscription_id, d.state
+  )
+  delete from public.push_subscriptions s
+   using updated u
+   where u.state = 'gone' and s.id = u.subscription_id
+$$;
+
+revoke all on function private.claim_job_run(text, timestamptz) from public;
+revoke all on function private.finish_job_run(text, timestamptz, jsonb) from public;
+revoke all on function private.queue_reminders(timestamptz) from public;
+revoke all on function private.stranded_push_deliveries(timestamptz) from public;
+revoke all on function private.claim_push_deliveries(bigint[], timestamptz) from public;
+revoke all on function private.record_push_outcomes(jsonb, timestamptz) from public;
+grant execute on function private.claim_job_run(text, timestamptz), private.finish_job_run(text, timestamptz, jsonb),
+  private.queue_reminders(timestamptz), private.stranded_push_deliveries(timestamptz),
+  private.claim_push_deliveries(bigint[], timestamptz), private.record_push_outcomes(jsonb, timestamptz) to service_role;

@@ -1,0 +1,114 @@
+/// <reference types="@cloudflare/vitest-pool-workers/types" />
+/**
+ * The push queue consumer in workerd: a replayed message sends nothing twice, a subscription the push service
+ * calls gone (404/410) is removed, 5xx and 429 are retried with backoff. Deliveries are written straight into the
+ * database and handed to the consumer as a queue batch, so each test controls its messages.
+ */
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import worker from "../../workers/scheduler/index";
+import type { DeliveryMessage } from "../../workers/scheduler/queue";
+import type { Sql } from "../support/factories";
+import { db, received, respondWith, subscribedPlayer } from "./arrange";
+
+type WorkerEnv = Parameters<NonNullable<typeof worker.queue>>[1];
+
+let sql: Sql;
+beforeAll(() => {
+  sql = db();
+});
+afterAll(async () => {
+  await sql.end({ timeout: 1 }).catch(() => {});
+});
+
+/** A queued reminder push for the player's subscription; returns the delivery id. */
+async function queuedDelivery(userId: string): Promise<number> {
+  const [{ id }] = await sql<{ id: string }[]>`
+    with m as (
+      insert into private.push_messages (user_id, kind, title, body, link)
+      values (${userId}, '3h', 'FootyCoach', 'Final reminder: team selection closes in 3 hours.', '/dashboard') returning id)
+    insert into private.push_deliveries (message_id, subscription_id)
+    select m.id, s.id from m join public.push_subscriptions s on s.user_id = ${userId} returning id`;
+  return Number(id);
+}
+
+let messageCounter = 0;
+async function consume(ids: number[]) {
+  const batch = createMessageBatch<DeliveryMessage>("footycoach-push", [{ id: `m${++messageCounter}`, timestamp: new Date(), attempts: 1, body: { ids } }]);
+  const ctx = createExecutionContext();
+  await worker.queue!(batch, env as unknown as WorkerEnv, ctx);
+  await waitOnExecutionContext(ctx);
+  return getQueueResult(batch, ctx);
+}
+
+const delivery = async (id: number) =>
+  (await sql<{ state: string; attempts: number; last_status: number | null }[]>`
+    select state, attempts, last_status from private.push_deliveries where id = ${id}`)[0];
+
+describe("push queue consumer", () => {
+  it("sends a delivery once even when its message is replayed", async () => {
+    const player = await subscribedPlayer(sql);
+    const id = await queuedDelivery(player.id);
+    await consume([id]);
+    const replay = await consume([id]);
+    await Promise.all([consume([id]), consume([id])]);
+    expect(replay.explicitAcks).toHaveLength(1);
+    expect(await delivery(id)).toMatchObject({ state: "sent", attempts: 1, last_status: 201 });
+    expect(await received(player.subscription.endpoint)).toHaveLength(1);
+  });
+
+  for (const status of [404, 410]) {
+    it(`removes a subscription the push service answers ${status}`, async () => {
+      const player = await subscribedPlayer(sql);
+      const id = await queuedDelivery(player.id);
+      await respondWith(player.subscription.endpoint, [status]);
+      await consume([id]);
+      expect(await delivery(id)).toMatchObject({ state: "gone", last_status: status });
+      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.push_subscriptions where user_id = ${player.id}`;
+      expect(n).toBe(0);
+    });
+  }
+
+  for (const status of [500, 429]) {
+    it(`retries after ${status} with backoff and then delivers`, async () => {
+      const player = await subscribedPlayer(sql);
+      const id = await queuedDelivery(player.id);
+      await respondWith(player.subscription.endpoint, [status]);
+      const first = await consume([id]);
+      expect(await delivery(id)).toMatchObject({ state: "retry", attempts: 1, last_status: status });
+      expect(first.retryMessages).toHaveLength(1);
+      expect(first.retryMessages[0].delaySeconds).toBeGreaterThanOrEqual(30);
+      const second = await consume([id]); // the queue's redelivery
+      expect(second.explicitAcks).toHaveLength(1);
+      expect(await delivery(id)).toMatchObject({ state: "sent", attempts: 2, last_status: 201 });
+      expect(await received(player.subscription.endpoint)).toHaveLength(1);
+    });
+  }
+
+  it("gives up after five attempts", async () => {
+    const player = await subscribedPlayer(sql);
+    const id = await queuedDelivery(player.id);
+    await respondWith(player.subscription.endpoint, [503, 503, 503, 503, 503, 503]);
+    for (let i = 0; i < 5; i++) await consume([id]);
+    expect(await delivery(id)).toMatchObject({ state: "failed", attempts: 5, last_status: 503 });
+    const after = await consume([id]);
+    expect(after.explicitAcks).toHaveLength(1);
+    expect(await delivery(id)).toMatchObject({ attempts: 5 });
+  });
+
+  it("drops a malformed message instead of retrying it forever", async () => {
+    const batch = createMessageBatch("footycoach-push", [{ id: "bad", timestamp: new Date(), attempts: 1, body: { ids: ["1; drop table"] } }]);
+    const ctx = createExecutionContext();
+    await worker.queue!(batch as never, env as unknown as WorkerEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["bad"]);
+  });
+});
+
+describe("the scheduler's HTTP side", () => {
+  it("says what it is", async () => {
+    const res = await worker.fetch!(new Request("http://scheduler.test/"), env as never, createExecutionContext());
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ service: "footycoach-scheduler" });
+  });
+});

@@ -1,0 +1,57 @@
+/**
+ * Vitest global setup of the scheduler tests: a real database with the real migrations (tests/support/pg.ts:
+ * Debian's PostgreSQL when installed, PGlite otherwise) reachable at the fixed port the Worker's Hyperdrive
+ * binding names (tests/scheduler/ports.ts), through a plain TCP relay since the server itself takes a free port.
+ */
+import net from "node:net";
+import type { TestProject } from "vitest/node";
+import { connect, createTestDatabase, prepareTemplate, startPostgres, TEMPLATE_DB, type DbKind } from "../support/pg";
+import { SCHEDULER_DB_NAME, SCHEDULER_DB_PORT } from "./ports";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    schedulerDbKind: DbKind;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const started = Date.now();
+  const server = await startPostgres();
+  const template = await prepareTemplate(server);
+  let target: URL;
+  if (server.kind === "postgres") {
+    const admin = connect(server.url, { max: 1 });
+    try {
+      await admin.unsafe(`create database ${SCHEDULER_DB_NAME} template ${TEMPLATE_DB}`);
+    } finally {
+      await admin.end({ timeout: 5 });
+    }
+    target = new URL(server.url);
+  } else {
+    target = new URL(await createTestDatabase(server.url, { templateDump: template.templateDump }));
+  }
+  const open = new Set<net.Socket>();
+  const relay = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    open.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on("error", close);
+    upstream.on("error", close);
+  });
+  await new Promise<void>((resolve, reject) => {
+    relay.once("error", reject);
+    relay.listen(SCHEDULER_DB_PORT, "127.0.0.1", resolve);
+  });
+  console.log(`[scheduler db] ${server.kind} with migrated database ${SCHEDULER_DB_NAME} on port ${SCHEDULER_DB_PORT} in ${Date.now() - started} ms`);
+  project.provide("schedulerDbKind", server.kind);
+  return async () => {
+    for (const socket of open) socket.destroy();
+    await new Promise<void>((resolve) => relay.close(() => resolve()));
+    await template.cleanup();
+    await server.stop();
+  };
+}

@@ -1,0 +1,150 @@
+/// <reference types="@cloudflare/vitest-pool-workers/types" />
+/**
+ * The scheduler Worker's cron tick in workerd on the real database: who gets the 6h and 3h reminders, exactly
+ * once however the ticks overlap, and the match-day job closing registration at the deadline.
+ */
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import worker from "../../workers/scheduler/index";
+import { addPick, createPlayer, type Sql } from "../support/factories";
+import { addMember, db, eventually, HOUR, leagueWithCompetition, MINUTE, received, subscribedPlayer } from "./arrange";
+
+type WorkerEnv = Parameters<NonNullable<typeof worker.scheduled>>[1];
+
+let sql: Sql;
+beforeAll(() => {
+  sql = db();
+});
+afterAll(async () => {
+  await sql.end({ timeout: 1 }).catch(() => {});
+});
+
+/** Runs one cron tick scheduled at `at` (tests run the rules at the scheduled time; see workers/scheduler/index.ts). */
+async function tick(at: Date) {
+  const controller = createScheduledController({ scheduledTime: at.getTime(), cron: "*/15 * * * *" });
+  const ctx = createExecutionContext();
+  await worker.scheduled!(controller, env as unknown as WorkerEnv, ctx);
+  await waitOnExecutionContext(ctx);
+}
+
+const reminders = (userId: string) =>
+  sql<{ kind: string; competition_id: string; match_day: number }[]>`
+    select kind, competition_id, match_day from private.reminders_sent where user_id = ${userId} order by sent_at, kind`;
+const messages = (userId: string) =>
+  sql<{ kind: string; body: string; link: string; deliveries: number }[]>`
+    select m.kind, m.body, m.link, (select count(*)::int from private.push_deliveries d where d.message_id = m.id) as deliveries
+      from private.push_messages m where m.user_id = ${userId} order by m.id`;
+
+// Each test lives in its own week of 2031, so other tests' match days are never due at its ticks.
+const week = (n: number) => new Date(Date.UTC(2031, 0, 6 + 7 * n, 15, 0));
+
+describe("reminder ticks", () => {
+  it("reminds a player without a pick 6 hours and then 3 hours before the deadline, and nobody else", async () => {
+    const kickoff = week(0);
+    const { competition, deadline } = await leagueWithCompetition(sql, kickoff, { name: "Sunday Survivors" });
+    const waiting = await subscribedPlayer(sql);
+    const picked = await subscribedPlayer(sql);
+    const muted = await subscribedPlayer(sql);
+    const unsubscribed = await createPlayer(sql);
+    const eliminated = await subscribedPlayer(sql);
+    await sql`update public.profiles set notifications_enabled = false where id = ${muted.id}`;
+    await sql`update public.profiles set notifications_enabled = true where id = ${unsubscribed.id}`;
+    for (const p of [waiting, picked, muted, unsubscribed]) await addMember(sql, competition.id, p.id);
+    await addMember(sql, competition.id, eliminated.id, { knockedOutOn: 1 });
+    await addPick(sql, { userId: picked.id, competitionId: competition.id, matchDay: 1, team: "Arsenal" });
+
+    await tick(new Date(deadline.getTime() - 7 * HOUR)); // not yet due
+    expect(await reminders(waiting.id)).toEqual([]);
+
+    await tick(new Date(deadline.getTime() - 6 * HOUR + 5 * MINUTE));
+    await tick(new Date(deadline.getTime() - 5 * HOUR)); // still the 6h window: nothing new
+    expect(await reminders(waiting.id)).toEqual([{ kind: "6h", competition_id: competition.id, match_day: 1 }]);
+
+    await tick(new Date(deadline.getTime() - 3 * HOUR + 5 * MINUTE));
+    await tick(new Date(deadline.getTime() - 30 * MINUTE));
+    await tick(new Date(deadline.getTime() + 5 * MINUTE)); // past the deadline: nothing
+    expect((await reminders(waiting.id)).map((r) => r.kind)).toEqual(["6h", "3h"]);
+
+    const sent = await messages(waiting.id);
+    expect(sent.map((m) => m.kind)).toEqual(["6h", "3h"]);
+    expect(sent[0].body).toMatch(/^Team selection closes in 6 hours\. Pick your team for Sunday Survivors \(\w{3} \d{2} \w{3} 14:00\) \(UTC\)\.$/);
+    expect(sent[1].body).toMatch(/^Final reminder: team selection closes in 3 hours\./);
+    expect(sent.every((m) => m.link === `/select-team/${competition.id}` && m.deliveries === 1)).toBe(true);
+
+    for (const p of [picked, muted, unsubscribed, eliminated]) expect(await reminders(p.id)).toEqual([]);
+
+    // Through the real queue to the local push service: each push arrives once, decrypted to what was sent.
+    const pushes = await eventually(async () => {
+      const got = await received(waiting.subscription.endpoint);
+      return got.length >= 2 ? got : undefined;
+    });
+    expect(pushes.map((p) => p.payload.title)).toEqual(["FootyCoach", "FootyCoach"]);
+    expect(pushes[0].payload).toMatchObject({ icon: "/icon-192.png", tag: "footy-coach-fcm", link: `http://footycoach.test/select-team/${competition.id}` });
+    expect(await received(picked.subscription.endpoint)).toEqual([]);
+  });
+
+  it("a late run skips the 6-hour reminder and still sends the 3-hour one before the deadline", async () => {
+    const { competition, deadline } = await leagueWithCompetition(sql, week(1));
+    const player = await subscribedPlayer(sql);
+    await addMember(sql, competition.id, player.id);
+
+    await tick(new Date(deadline.getTime() - 2 * HOUR));
+    expect((await reminders(player.id)).map((r) => r.kind)).toEqual(["3h"]);
+  });
+
+  it("one push per player and kind covers every competition due, in the player's time zone, linking to the dashboard", async () => {
+    const kickoff = week(2);
+    const first = await leagueWithCompetition(sql, kickoff, { name: "Alpha Cup" });
+    const second = await leagueWithCompetition(sql, new Date(kickoff.getTime() + 2 * HOUR), { name: "Beta League" });
+    const player = await subscribedPlayer(sql);
+    await sql`update public.profiles set time_zone = 'America/New_York' where id = ${player.id}`;
+    await addMember(sql, first.competition.id, player.id);
+    await addMember(sql, second.competition.id, player.id);
+
+    await tick(new Date(first.deadline.getTime() - 6 * HOUR + MINUTE));
+    const sent = await messages(player.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0].link).toBe("/dashboard");
+    // 14:00 and 16:00 UTC in January are 09:00 and 11:00 in New York
+    expect(sent[0].body).toMatch(/Pick your teams for Alpha Cup \(\w{3} \d{2} \w{3} 09:00\), Beta League \(\w{3} \d{2} \w{3} 11:00\) \(America\/New_York\)\.$/);
+    expect((await reminders(player.id)).length).toBe(2);
+  });
+
+  it("three overlapping ticks record and deliver each reminder once", async () => {
+    if (inject("schedulerDbKind") === "pglite") {
+      console.log("skipped on PGlite: overlapping ticks need concurrent sessions, which PGlite serves on one; run with PostgreSQL installed");
+      return;
+    }
+    const { competition, deadline } = await leagueWithCompetition(sql, week(3));
+    const players: Awaited<ReturnType<typeof subscribedPlayer>>[] = [];
+    for (let i = 0; i < 5; i++) players.push(await subscribedPlayer(sql));
+    for (const p of players) await addMember(sql, competition.id, p.id);
+
+    const at = deadline.getTime() - 6 * HOUR + 2 * MINUTE;
+    // the same scheduled time three times (a replayed tick) and two other times inside the window
+    await Promise.all([tick(new Date(at)), tick(new Date(at)), tick(new Date(at)), tick(new Date(at + MINUTE)), tick(new Date(at + 2 * MINUTE))]);
+
+    for (const p of players) {
+      expect(await reminders(p.id)).toHaveLength(1);
+      expect(await messages(p.id)).toHaveLength(1);
+    }
+    const counts = await eventually(async () => {
+      const c = await Promise.all(players.map(async (p) => (await received(p.subscription.endpoint)).length));
+      return c.every((n) => n >= 1) ? c : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 2_000)); // room for a duplicate to arrive, were there one
+    expect(await Promise.all(players.map(async (p) => (await received(p.subscription.endpoint)).length))).toEqual(counts.map(() => 1));
+  });
+});
+
+describe("match-day job", () => {
+  it("closes registration at the start match day's deadline though no result was entered", async () => {
+    const { competition, deadline } = await leagueWithCompetition(sql, week(4), { registrationStatus: "open" });
+    await tick(new Date(deadline.getTime() - MINUTE));
+    const state = async () => (await sql<{ s: string }[]>`select registration_status as s from public.competitions where id = ${competition.id}`)[0].s;
+    expect(await state()).toBe("open");
+    await tick(new Date(deadline.getTime() + MINUTE));
+    expect(await state()).toBe("closed");
+  });
+});

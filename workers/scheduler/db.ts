@@ -1,0 +1,28 @@
+import postgres from "postgres";
+import type { SchedulerEnv } from "./env";
+
+export type Sql = postgres.Sql;
+
+/**
+ * One client per invocation (a module-level client breaks on Workers: sockets may not outlive a request);
+ * pooling happens in Hyperdrive. Never `end()`ed (in workerd that raises "Stream was cancelled"); idle
+ * connections close by themselves.
+ */
+export function connect(env: SchedulerEnv): Sql {
+  return postgres(env.HYPERDRIVE.connectionString, {
+    max: 1,
+    fetch_types: false,
+    prepare: false,
+    connect_timeout: 10,
+    idle_timeout: 2,
+    onnotice: () => {},
+  });
+}
+
+/** A transaction on the scheduler's service path, with the application clock at `now` (SQL rules read app_now()). */
+export function atTime<T>(sql: Sql, now: Date, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  return sql.begin(async (tx) => {
+    await tx`select set_config('app.now', ${now.toISOString()}, true)`;
+    return fn(tx);
+  }) as Promise<T>;
+}

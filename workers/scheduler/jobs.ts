@@ -1,0 +1,80 @@
+import type postgres from "postgres";
+import { atTime, connect, type Sql } from "./db";
+import type { SchedulerEnv } from "./env";
+import { enqueueDeliveries } from "./queue";
+
+export type JobName = "matchdays" | "scout_sweep" | "reminders";
+export type JobResult = { job: JobName; status: "done"; result: Record<string, number> } | { job: JobName; status: "skipped" | "failed"; error?: string };
+
+export interface TickReport {
+  scheduledAt: string;
+  jobs: JobResult[];
+  deliveriesQueued: number;
+  messagesSent: number;
+}
+
+/**
+ * One job for one scheduled time, in its own transaction: claimed in private.job_runs (a second run of the same
+ * tick skips it), run, recorded. A failure rolls the claim back too, so the next tick tries again.
+ */
+async function runJob(
+  sql: Sql,
+  now: Date,
+  scheduledAt: string,
+  job: JobName,
+  work: (tx: postgres.TransactionSql) => Promise<Record<string, number>>,
+): Promise<JobResult> {
+  try {
+    return await atTime(sql, now, async (tx) => {
+      const [{ claimed }] = await tx<{ claimed: boolean }[]>`select private.claim_job_run(${job}, ${scheduledAt}) as claimed`;
+      if (!claimed) return { job, status: "skipped" } as const;
+      const result = await work(tx);
+      await tx`select private.finish_job_run(${job}, ${scheduledAt}, ${tx.json(result)})`;
+      return { job, status: "done", result } as const;
+    });
+  } catch (error) {
+    console.error(`scheduler job ${job} failed:`, (error as Error)?.message ?? error);
+    return { job, status: "failed", error: String((error as Error)?.message ?? error) };
+  }
+}
+
+/**
+ * The cron tick. Jobs are idempotent: the match-day and Scout functions look at the current state, and each
+ * reminder is recorded once in private.reminders_sent before its push exists. `now` is the clock the rules
+ * run at (real time in production; see index.ts).
+ */
+export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Date): Promise<TickReport> {
+  const sql = connect(env);
+  const scheduledAt = new Date(scheduledTime).toISOString();
+  const jobs: JobResult[] = [];
+  let newDeliveries: number[] = [];
+
+  // Registration closes at the start match day's deadline and due match days are processed, even when no
+  // result was entered (process_due_matchdays closes registrations first).
+  jobs.push(
+    await runJob(sql, now, scheduledAt, "matchdays", async (tx) => {
+      const [{ n }] = await tx<{ n: number }[]>`select public.process_due_matchdays() as n`;
+      return { advanced: n };
+    }),
+  );
+  // Safety net: results whose Scout scoring did not run (scoring itself runs when the result is saved).
+  jobs.push(
+    await runJob(sql, now, scheduledAt, "scout_sweep", async (tx) => {
+      const [{ n }] = await tx<{ n: number }[]>`select public.score_scout_sweep() as n`;
+      return { scored: n };
+    }),
+  );
+  jobs.push(
+    await runJob(sql, now, scheduledAt, "reminders", async (tx) => {
+      const rows = await tx<{ delivery_id: string }[]>`select delivery_id from private.queue_reminders(${now})`;
+      newDeliveries = rows.map((r) => Number(r.delivery_id));
+      return { deliveries: rows.length };
+    }),
+  );
+
+  // The new deliveries, and any a dead tick or consumer left behind (the consumer's claim makes a repeat safe).
+  const stranded = await atTime(sql, now, (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.stranded_push_deliveries(${now})`);
+  const ids = [...new Set([...newDeliveries, ...stranded.map((r) => Number(r.delivery_id))])];
+  const messagesSent = await enqueueDeliveries(env.PUSH_QUEUE, ids);
+  return { scheduledAt, jobs, deliveriesQueued: ids.length, messagesSent };
+}
