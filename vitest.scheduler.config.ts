@@ -26,7 +26,11 @@ process.env.SCHEDULER_TEST_FCM_SERVICE_ACCOUNT = serviceAccount;
 // 32-byte scalar, both base64url (the formats `web-push generate-vapid-keys` prints).
 const vapid = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const vapidJwk = vapid.privateKey.export({ format: "jwk" });
-const vapidPublic = Buffer.concat([Buffer.from([4]), Buffer.from(vapidJwk.x!, "base64url"), Buffer.from(vapidJwk.y!, "base64url")]).toString("base64url");
+const vapidPublic = Buffer.concat([
+  Buffer.from([4]),
+  Buffer.from(vapidJwk.x!, "base64url"),
+  Buffer.from(vapidJwk.y!, "base64url"),
+]).toString("base64url");
 process.env.SCHEDULER_TEST_VAPID_PUBLIC_KEY = vapidPublic;
 
 export default defineConfig({

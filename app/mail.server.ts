@@ -34,3 +34,30 @@ export async function readOutbox(db: Db, limit = 50) {
       select id::text, to_email, subject, body_text, created_at from account.mail_outbox order by id desc limit ${limit}`,
   );
 }
+
+export interface OutboxPush {
+  id: string;
+  username: string;
+  title: string;
+  body: string;
+  link: string;
+  state: string;
+  created_at: Date;
+}
+
+/**
+ * The development push outbox: reminder pushes the scheduler Worker kept instead of sending
+ * (PUSH_PROVIDER=outbox), with whom they were for, newest first.
+ */
+export async function readPushOutbox(db: Db, limit = 50) {
+  return db.service(
+    (sql) => sql<OutboxPush[]>`
+      select d.id::text, p.username, m.title, m.body, m.link, d.state, m.created_at
+        from private.push_deliveries d
+        join private.push_messages m on m.id = d.message_id
+        join public.profiles p on p.id = m.user_id
+       where d.provider = 'outbox'
+       order by d.id desc
+       limit ${limit}`,
+  );
+}

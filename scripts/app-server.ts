@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { migrate } from "./db/migrate";
 import { seedDemo } from "./db/seed";
@@ -91,6 +91,23 @@ export function workerVars(dataDir: string, environment: "development" | "test",
   };
 }
 
+/**
+ * This machine's VAPID key pair for local push (made once, kept with the data, never committed): the web Worker
+ * hands the public key to the browser, the scheduler signs with the private one.
+ */
+export function localVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, "vapid-keys.json");
+  if (!existsSync(file)) {
+    const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
+    const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, "base64url"), Buffer.from(jwk.y!, "base64url")]).toString(
+      "base64url",
+    );
+    writeFileSync(file, JSON.stringify({ publicKey, privateKey: jwk.d }), { mode: 0o600 });
+  }
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
 export function buildApp(log?: (m: string) => void): Promise<void> {
   log?.("building the app (remix vite:build)...");
   return run(path.join(ROOT, "node_modules/.bin/remix"), ["vite:build"], { quiet: true });
@@ -113,7 +130,8 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** Serves the built web Worker with `wrangler dev` (workerd), in its own process group so it stops whole. */
+/** Serves a Worker with `wrangler dev` (workerd): the built web Worker unless `config` names another; in its own
+ * process group so it stops whole. */
 export async function startWorker(opts: {
   port: number;
   databaseUrl: string;
@@ -122,12 +140,19 @@ export async function startWorker(opts: {
   quiet?: boolean;
   /** A fixed DevTools inspector port (for profiling); a random one by default. */
   inspectorPort?: number;
+  /** Another Worker's wrangler config (the scheduler's); the web Worker's wrangler.toml by default. */
+  config?: string;
+  /** Serve /__scheduled to run one cron tick (wrangler dev --test-scheduled). */
+  testScheduled?: boolean;
+  /** The path that answers once the Worker is up (below 500). */
+  readyPath?: string;
 }): Promise<Worker> {
   mkdirSync(opts.stateDir, { recursive: true });
   // wrangler's local Hyperdrive insists on a password in the URL; trust-auth servers ignore it.
   const hyperdriveUrl = new URL(opts.databaseUrl);
   if (!hyperdriveUrl.password) hyperdriveUrl.password = "postgres";
   const envFile = path.join(opts.stateDir, `worker-${opts.port}.env`);
+  const extraArgs = [...(opts.config ? ["--config", opts.config] : []), ...(opts.testScheduled ? ["--test-scheduled"] : [])];
   writeFileSync(
     envFile,
     Object.entries(opts.vars)
@@ -152,6 +177,7 @@ export async function startWorker(opts: {
       opts.quiet ? "error" : "log",
       "--inspector-port",
       String(opts.inspectorPort ?? 0),
+      ...extraArgs,
     ],
     {
       cwd: ROOT,
@@ -195,7 +221,7 @@ export async function startWorker(opts: {
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${stderr}`);
     try {
-      const res = await fetch(`${url}/login`, { redirect: "manual" });
+      const res = await fetch(`${url}${opts.readyPath ?? "/login"}`, { redirect: "manual" });
       if (res.status < 500) return { url, process: child, stop };
     } catch {
       // not listening yet

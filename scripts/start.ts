@@ -1,6 +1,6 @@
 /** `npm start`: the embedded database (or DATABASE_URL), migrations, demo data, build, and wrangler dev. */
 import path from "node:path";
-import { ROOT, buildApp, startDatabase, startWorker, workerVars } from "./app-server";
+import { ROOT, buildApp, freePort, localVapidKeys, startDatabase, startWorker, workerVars } from "./app-server";
 
 const PUSH_VARS = [
   "VAPID_PUBLIC_KEY",
@@ -19,11 +19,13 @@ async function main() {
   const db = await startDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, seed: true, log });
   log(db.kind === "pglite" ? `embedded database in ${dataDir}` : "using DATABASE_URL");
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let scheduler: Awaited<ReturnType<typeof startWorker>> | undefined;
   let stopping = false;
   const shutdown = async (code = 0) => {
     if (stopping) return;
     stopping = true;
     log("stopping...");
+    await scheduler?.stop();
     await worker?.stop();
     await db.stop();
     process.exit(code);
@@ -32,6 +34,10 @@ async function main() {
   process.on("SIGTERM", () => void shutdown(0));
   try {
     if (process.env.SKIP_BUILD !== "1") await buildApp(log);
+    // Local push keys unless the environment brings its own: the browser subscribes with the public key.
+    const vapid = process.env.VAPID_PUBLIC_KEY
+      ? { publicKey: process.env.VAPID_PUBLIC_KEY, privateKey: process.env.VAPID_PRIVATE_KEY ?? "" }
+      : localVapidKeys(dataDir);
     worker = await startWorker({
       port,
       databaseUrl: db.url,
@@ -40,8 +46,26 @@ async function main() {
         ...(process.env.GA_MEASUREMENT_ID ? { GA_MEASUREMENT_ID: process.env.GA_MEASUREMENT_ID } : {}),
         // Browser push (decision 014): public values, passed through when set.
         ...Object.fromEntries(PUSH_VARS.filter((name) => process.env[name]).map((name) => [name, process.env[name]!])),
+        VAPID_PUBLIC_KEY: vapid.publicKey,
       }),
       stateDir: path.join(dataDir, "wrangler"),
+    });
+    // The scheduler Worker (cron + push queue). Pushes go to the development outbox unless PUSH_PROVIDER=live.
+    scheduler = await startWorker({
+      port: Number(process.env.SCHEDULER_PORT ?? (await freePort())),
+      databaseUrl: db.url,
+      config: path.join(ROOT, "workers/scheduler/wrangler.toml"),
+      testScheduled: true,
+      readyPath: "/",
+      vars: {
+        ENVIRONMENT: "development",
+        PUSH_PROVIDER: process.env.PUSH_PROVIDER ?? "outbox",
+        APP_URL: worker.url,
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
+        ...(process.env.FCM_SERVICE_ACCOUNT ? { FCM_SERVICE_ACCOUNT: process.env.FCM_SERVICE_ACCOUNT } : {}),
+      },
+      stateDir: path.join(dataDir, "wrangler-scheduler"),
     });
   } catch (error) {
     console.error(error);
@@ -49,6 +73,20 @@ async function main() {
     return;
   }
   worker.process.once("exit", () => void shutdown(0));
+  scheduler.process.once("exit", () => void shutdown(0));
+  // wrangler dev does not fire crons by itself: tick at every quarter hour as production's trigger would.
+  const tickUrl = `${scheduler.url}/__scheduled?cron=*/15+*+*+*+*`;
+  const scheduleTick = () => {
+    const quarter = 15 * 60_000;
+    setTimeout(
+      () => {
+        fetch(tickUrl).catch((error) => log(`scheduler tick failed: ${(error as Error).message}`));
+        scheduleTick();
+      },
+      quarter - (Date.now() % quarter),
+    ).unref();
+  };
+  scheduleTick();
   console.log(`
   FootyCoach is running at ${worker.url}
 
@@ -56,7 +94,9 @@ async function main() {
     player  player@footycoach.test
     admin   admin@footycoach.test
 
-  Local mail outbox: ${worker.url}/dev/outbox
+  Local mail and push outbox: ${worker.url}/dev/outbox
+  Scheduler Worker: ${scheduler.url} (cron every 15 minutes in production; run one tick now with
+    curl "${scheduler.url}/__scheduled?cron=*/15+*+*+*+*")
   Press Ctrl-C to stop.
 `);
 }

@@ -12,31 +12,33 @@
 -- Contents
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
---   private tables: scout_scoring_queue
+--   private tables: job_runs, push_deliveries, push_messages, reminders_sent, scout_scoring_queue
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
 --                      advance_scout_competitions, after_fixture_change, authenticate,
---                      can_see_match_day_picks, close_due_registrations, competition_leagues,
---                      competition_registration_key, competition_seasons, competition_types,
---                      competitions_before_write, create_competition, create_private_competition, csv_text,
---                      delete_push_subscription, disable_notifications, drain_scout_scoring_queue,
---                      eligible_teams, fixtures_queue_scout_scoring, fixtures_refresh_matchdays,
---                      fixtures_refresh_stats, get_scout_leaderboard_matchday,
---                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
---                      get_scout_leaderboard_season_player, grant_footycoach_tickets_for_competition,
---                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
---                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
---                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
---                      lock_scout_competitions, matchdays_sync_competitions, player_names_sync_sort_name,
---                      process_competition, process_due_matchdays, profiles_before_insert,
---                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name, random_code,
---                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
---                      refresh_memberships, refresh_scout_season_totals, registration_is_open,
---                      registration_state, reprocess_competition, require_admin, rerank_competition,
---                      save_fixture_result, save_push_subscription, save_scout_predictions,
---                      save_team_selection, score_scout_fixtures, score_scout_sweep, scout_display_name,
---                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
---                      set_updated_at, team_selections_before_write, team_selections_refresh_stats,
---                      today_in_zone, unregister_competition, upsert_fixtures, user_selections_before_write,
+--                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
+--                      close_due_registrations, competition_leagues, competition_registration_key,
+--                      competition_seasons, competition_types, competitions_before_write, create_competition,
+--                      create_private_competition, csv_text, delete_push_subscription, disable_notifications,
+--                      drain_scout_scoring_queue, eligible_teams, finish_job_run,
+--                      fixtures_queue_scout_scoring, fixtures_refresh_matchdays, fixtures_refresh_stats,
+--                      get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
+--                      get_scout_leaderboard_season, get_scout_leaderboard_season_player,
+--                      grant_footycoach_tickets_for_competition, grant_footycoach_tickets_for_profile,
+--                      handle_referral_signup, is_admin, is_https_url, is_team_name, join_competition,
+--                      knockout_status, local_today, lock_competition, lock_competition_of_row,
+--                      lock_competitions_of, lock_competitions_of_many, lock_scout_competitions,
+--                      matchdays_sync_competitions, player_names_sync_sort_name, process_competition,
+--                      process_due_matchdays, profiles_before_insert, profiles_check_age,
+--                      profiles_protect_columns, profiles_sync_player_name, queue_reminders, random_code,
+--                      record_push_outcomes, redeem_ticket_for_entry, refresh_matchday,
+--                      refresh_membership_stats, refresh_memberships, refresh_scout_season_totals,
+--                      registration_is_open, registration_state, reprocess_competition, require_admin,
+--                      rerank_competition, save_fixture_result, save_push_subscription,
+--                      save_scout_predictions, save_team_selection, score_scout_fixtures, score_scout_sweep,
+--                      scout_display_name, scout_entries_before_write, scout_points, set_fixture_postponed,
+--                      set_player_selection, set_updated_at, stranded_push_deliveries,
+--                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
+--                      unregister_competition, upsert_fixtures, user_selections_before_write,
 --                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
@@ -371,6 +373,227 @@ GRANT USAGE ON SCHEMA private TO service_role;
 -- private: tables ----------------------------------------------------------------------------------------
 
 --
+-- Name: job_runs; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.job_runs (
+    job text NOT NULL,
+    scheduled_at timestamp with time zone NOT NULL,
+    started_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    result jsonb,
+    CONSTRAINT job_runs_job_check CHECK ((job = ANY (ARRAY['reminders'::text, 'matchdays'::text, 'scout_sweep'::text, 'deliveries'::text])))
+);
+
+--
+-- Name: job_runs job_runs_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.job_runs
+    ADD CONSTRAINT job_runs_pkey PRIMARY KEY (job, scheduled_at);
+
+--
+-- Name: job_runs; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.job_runs ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE job_runs; Type: ACL; Schema: private
+--
+
+GRANT ALL ON TABLE private.job_runs TO service_role;
+
+--
+-- Name: push_deliveries; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.push_deliveries (
+    id bigint NOT NULL,
+    message_id bigint NOT NULL,
+    subscription_id uuid,
+    state text DEFAULT 'queued'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    last_status integer,
+    claimed_at timestamp with time zone,
+    sent_at timestamp with time zone,
+    provider text,
+    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    CONSTRAINT push_deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'retry'::text, 'sent'::text, 'failed'::text, 'gone'::text])))
+);
+
+--
+-- Name: push_deliveries_id_seq; Type: SEQUENCE; Schema: private
+--
+
+ALTER TABLE private.push_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.push_deliveries_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: push_deliveries push_deliveries_message_subscription_key; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_deliveries
+    ADD CONSTRAINT push_deliveries_message_subscription_key UNIQUE (message_id, subscription_id);
+
+--
+-- Name: push_deliveries push_deliveries_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_deliveries
+    ADD CONSTRAINT push_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: push_deliveries_subscription_id_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX push_deliveries_subscription_id_idx ON private.push_deliveries USING btree (subscription_id);
+
+--
+-- Name: push_deliveries_unfinished_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX push_deliveries_unfinished_idx ON private.push_deliveries USING btree (created_at) WHERE (state = ANY (ARRAY['queued'::text, 'sending'::text, 'retry'::text]));
+
+--
+-- Name: push_deliveries push_deliveries_message_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_deliveries
+    ADD CONSTRAINT push_deliveries_message_id_fkey FOREIGN KEY (message_id) REFERENCES private.push_messages(id) ON DELETE CASCADE;
+
+--
+-- Name: push_deliveries push_deliveries_subscription_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_deliveries
+    ADD CONSTRAINT push_deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.push_subscriptions(id) ON DELETE SET NULL;
+
+--
+-- Name: push_deliveries; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.push_deliveries ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE push_deliveries; Type: ACL; Schema: private
+--
+
+GRANT ALL ON TABLE private.push_deliveries TO service_role;
+
+--
+-- Name: push_messages; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.push_messages (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    kind text NOT NULL,
+    title text NOT NULL,
+    body text NOT NULL,
+    link text NOT NULL,
+    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    CONSTRAINT push_messages_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text])))
+);
+
+--
+-- Name: push_messages_id_seq; Type: SEQUENCE; Schema: private
+--
+
+ALTER TABLE private.push_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.push_messages_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: push_messages push_messages_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_messages
+    ADD CONSTRAINT push_messages_pkey PRIMARY KEY (id);
+
+--
+-- Name: push_messages_user_id_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX push_messages_user_id_idx ON private.push_messages USING btree (user_id);
+
+--
+-- Name: push_messages push_messages_user_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.push_messages
+    ADD CONSTRAINT push_messages_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: push_messages; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.push_messages ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE push_messages; Type: ACL; Schema: private
+--
+
+GRANT ALL ON TABLE private.push_messages TO service_role;
+
+--
+-- Name: reminders_sent; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.reminders_sent (
+    user_id uuid NOT NULL,
+    competition_id uuid NOT NULL,
+    match_day integer NOT NULL,
+    kind text NOT NULL,
+    sent_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    CONSTRAINT reminders_sent_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text])))
+);
+
+--
+-- Name: reminders_sent reminders_sent_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.reminders_sent
+    ADD CONSTRAINT reminders_sent_pkey PRIMARY KEY (user_id, competition_id, match_day, kind);
+
+--
+-- Name: reminders_sent reminders_sent_competition_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.reminders_sent
+    ADD CONSTRAINT reminders_sent_competition_id_fkey FOREIGN KEY (competition_id) REFERENCES public.competitions(id) ON DELETE CASCADE;
+
+--
+-- Name: reminders_sent reminders_sent_user_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.reminders_sent
+    ADD CONSTRAINT reminders_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: reminders_sent; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.reminders_sent ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE reminders_sent; Type: ACL; Schema: private
+--
+
+GRANT ALL ON TABLE private.reminders_sent TO service_role;
+
+--
 -- Name: scout_scoring_queue; Type: TABLE; Schema: private
 --
 
@@ -601,6 +824,60 @@ $$;
 REVOKE ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) TO authenticated;
 GRANT ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) TO service_role;
+
+--
+-- Name: claim_job_run(text, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.claim_job_run(p_job text, p_scheduled_at timestamp with time zone) RETURNS boolean
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with claimed as (
+    insert into private.job_runs (job, scheduled_at) values (p_job, p_scheduled_at)
+    on conflict do nothing
+    returning 1
+  )
+  select exists (select 1 from claimed)
+$$;
+
+--
+-- Name: FUNCTION claim_job_run(p_job text, p_scheduled_at timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.claim_job_run(p_job text, p_scheduled_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_job_run(p_job text, p_scheduled_at timestamp with time zone) TO service_role;
+
+--
+-- Name: claim_push_deliveries(bigint[], timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone) RETURNS TABLE(delivery_id bigint, attempts integer, subscription_id uuid, kind text, endpoint text, p256dh text, auth text, fcm_token text, title text, body text, link text)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with claimed as (
+    update private.push_deliveries d
+       set state = case when d.subscription_id is null then 'gone' else 'sending' end,
+           claimed_at = p_now,
+           attempts = d.attempts + 1
+     where d.id = any (p_ids)
+       and (d.state in ('queued', 'retry') or (d.state = 'sending' and d.claimed_at < p_now - interval '10 minutes'))
+    returning d.id, d.attempts, d.subscription_id, d.message_id, d.state
+  )
+  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, m.title, m.body, m.link
+    from claimed c
+    join private.push_messages m on m.id = c.message_id
+    join public.push_subscriptions s on s.id = c.subscription_id
+   where c.state = 'sending'
+$$;
+
+--
+-- Name: FUNCTION claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: close_due_registrations(); Type: FUNCTION; Schema: private
@@ -1042,6 +1319,25 @@ $$;
 REVOKE ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) TO service_role;
+
+--
+-- Name: finish_job_run(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.finish_job_run(p_job text, p_scheduled_at timestamp with time zone, p_result jsonb) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  update private.job_runs set finished_at = pg_catalog.clock_timestamp(), result = p_result
+   where job = p_job and scheduled_at = p_scheduled_at
+$$;
+
+--
+-- Name: FUNCTION finish_job_run(p_job text, p_scheduled_at timestamp with time zone, p_result jsonb); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.finish_job_run(p_job text, p_scheduled_at timestamp with time zone, p_result jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.finish_job_run(p_job text, p_scheduled_at timestamp with time zone, p_result jsonb) TO service_role;
 
 --
 -- Name: fixtures_queue_scout_scoring(); Type: FUNCTION; Schema: private
@@ -1945,6 +2241,80 @@ $$;
 REVOKE ALL ON FUNCTION private.profiles_sync_player_name() FROM PUBLIC;
 
 --
+-- Name: queue_reminders(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS TABLE(delivery_id bigint)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with due as (
+    select m.league, m.season, m.match_day, m.first_kickoff_time - interval '1 hour' as deadline,
+           case when m.first_kickoff_time - interval '1 hour' - interval '3 hours' <= p_now then '3h' else '6h' end as kind
+      from public.matchdays m
+     where m.first_kickoff_time - interval '1 hour' > p_now
+       and m.first_kickoff_time - interval '1 hour' <= p_now + interval '6 hours'
+  ),
+  targets as (
+    select us.user_id, c.id as competition_id, c.name, d.match_day, d.kind, d.deadline
+      from due d
+      join public.competitions c
+        on c.league = d.league and c.season = d.season and c.current_match_day = d.match_day
+       and c.status = 'active' and c.type in ('knockout', 'season')
+      join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+      join public.profiles p on p.id = us.user_id and p.notifications_enabled
+     where exists (select 1 from public.push_subscriptions s where s.user_id = us.user_id)
+       and not exists (select 1 from public.team_selections t
+                        where t.competition_id = c.id and t.user_id = us.user_id and t.match_day = d.match_day)
+  ),
+  recorded as (
+    insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+    select t.user_id, t.competition_id, t.match_day, t.kind, p_now from targets t
+    on conflict do nothing
+    returning user_id, competition_id, kind
+  ),
+  -- The player's own zone for the deadline; an unknown zone name reads as UTC rather than failing the tick.
+  zones as (select z.name from pg_catalog.pg_timezone_names z),
+  per_player as (
+    select r.user_id, r.kind,
+           count(*) as n,
+           min(r.competition_id::text) as only_competition,
+           pg_catalog.string_agg(
+             t.name || ' (' || pg_catalog.to_char(t.deadline at time zone coalesce(z.name, 'UTC'), 'Dy DD Mon HH24:MI') || ')',
+             ', ' order by t.deadline, t.name) as summary,
+           coalesce(min(z.name), 'UTC') as zone
+      from recorded r
+      join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
+      join public.profiles p on p.id = r.user_id
+      left join zones z on z.name = p.time_zone
+     group by r.user_id, r.kind
+  ),
+  messages as (
+    insert into private.push_messages (user_id, kind, title, body, link, created_at)
+    select pp.user_id, pp.kind, 'FootyCoach',
+           case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
+             || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
+             || pp.summary || ' (' || pp.zone || ').',
+           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end,
+           p_now
+      from per_player pp
+    returning id, user_id
+  )
+  insert into private.push_deliveries (message_id, subscription_id, created_at)
+  select m.id, s.id, p_now
+    from messages m
+    join public.push_subscriptions s on s.user_id = m.user_id
+  returning id
+$$;
+
+--
+-- Name: FUNCTION queue_reminders(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.queue_reminders(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.queue_reminders(p_now timestamp with time zone) TO service_role;
+
+--
 -- Name: random_code(integer); Type: FUNCTION; Schema: private
 --
 
@@ -1964,6 +2334,39 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.random_code(p_length integer) FROM PUBLIC;
+
+--
+-- Name: record_push_outcomes(jsonb, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.record_push_outcomes(p_outcomes jsonb, p_now timestamp with time zone) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with o as (
+    select * from pg_catalog.jsonb_to_recordset(p_outcomes) as x(id bigint, state text, status integer, provider text)
+  ),
+  updated as (
+    update private.push_deliveries d
+       set state = o.state,
+           last_status = o.status,
+           provider = coalesce(o.provider, d.provider),
+           sent_at = case when o.state = 'sent' then p_now else d.sent_at end
+      from o
+     where d.id = o.id and d.state = 'sending'
+    returning d.subscription_id, d.state
+  )
+  delete from public.push_subscriptions s
+   using updated u
+   where u.state = 'gone' and s.id = u.subscription_id
+$$;
+
+--
+-- Name: FUNCTION record_push_outcomes(p_outcomes jsonb, p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.record_push_outcomes(p_outcomes jsonb, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.record_push_outcomes(p_outcomes jsonb, p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: redeem_ticket_for_entry(uuid, uuid, text); Type: FUNCTION; Schema: private
@@ -3014,6 +3417,30 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.set_updated_at() FROM PUBLIC;
+
+--
+-- Name: stranded_push_deliveries(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.stranded_push_deliveries(p_now timestamp with time zone) RETURNS TABLE(delivery_id bigint)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select d.id
+    from private.push_deliveries d
+   where d.state in ('queued', 'sending', 'retry')
+     and coalesce(d.claimed_at, d.created_at) < p_now - interval '10 minutes'
+     and d.created_at > p_now - interval '1 day'
+   order by d.id
+   limit 100000
+$$;
+
+--
+-- Name: FUNCTION stranded_push_deliveries(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.stranded_push_deliveries(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.stranded_push_deliveries(p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: team_selections_before_write(); Type: FUNCTION; Schema: private

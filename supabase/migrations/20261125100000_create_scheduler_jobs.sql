@@ -88,7 +88,7 @@ create function private.finish_job_run(p_job text, p_scheduled_at timestamptz, p
   language sql
   set search_path = ''
 as $$
-  update private.job_runs set finished_at = pg_catalog.now(), result = p_result
+  update private.job_runs set finished_at = pg_catalog.clock_timestamp(), result = p_result
    where job = p_job and scheduled_at = p_scheduled_at
 $$;
 

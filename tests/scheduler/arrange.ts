@@ -66,7 +66,15 @@ export async function subscribedPlayer(sql: Sql, username = `P${uniqueTag()}`) {
  */
 export async function leagueWithCompetition(sql: Sql, kickoff: Date, opts: { name?: string; registrationStatus?: "open" | "closed" } = {}) {
   const league = `League ${uniqueTag()}`;
-  await createLeague(sql, { league, matchDays: 2, firstKickoff: kickoff, pairs: [["Arsenal", "Chelsea"], ["Everton", "Fulham"]] });
+  await createLeague(sql, {
+    league,
+    matchDays: 2,
+    firstKickoff: kickoff,
+    pairs: [
+      ["Arsenal", "Chelsea"],
+      ["Everton", "Fulham"],
+    ],
+  });
   const competition = await createCompetition(sql, { league, name: opts.name, registrationStatus: opts.registrationStatus });
   return { league, competition, deadline: new Date(kickoff.getTime() - HOUR) };
 }

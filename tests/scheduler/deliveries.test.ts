@@ -34,7 +34,9 @@ async function queuedDelivery(userId: string): Promise<number> {
 
 let messageCounter = 0;
 async function consume(ids: number[]) {
-  const batch = createMessageBatch<DeliveryMessage>("footycoach-push", [{ id: `m${++messageCounter}`, timestamp: new Date(), attempts: 1, body: { ids } }]);
+  const batch = createMessageBatch<DeliveryMessage>("footycoach-push", [
+    { id: `m${++messageCounter}`, timestamp: new Date(), attempts: 1, body: { ids } },
+  ]);
   const ctx = createExecutionContext();
   await worker.queue!(batch, env as unknown as WorkerEnv, ctx);
   await waitOnExecutionContext(ctx);
@@ -42,8 +44,10 @@ async function consume(ids: number[]) {
 }
 
 const delivery = async (id: number) =>
-  (await sql<{ state: string; attempts: number; last_status: number | null }[]>`
-    select state, attempts, last_status from private.push_deliveries where id = ${id}`)[0];
+  (
+    await sql<{ state: string; attempts: number; last_status: number | null }[]>`
+    select state, attempts, last_status from private.push_deliveries where id = ${id}`
+  )[0];
 
 describe("push queue consumer", () => {
   it("sends a delivery once even when its message is replayed", async () => {
@@ -97,7 +101,9 @@ describe("push queue consumer", () => {
   });
 
   it("drops a malformed message instead of retrying it forever", async () => {
-    const batch = createMessageBatch("footycoach-push", [{ id: "bad", timestamp: new Date(), attempts: 1, body: { ids: ["1; drop table"] } }]);
+    const batch = createMessageBatch("footycoach-push", [
+      { id: "bad", timestamp: new Date(), attempts: 1, body: { ids: ["1; drop table"] } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue!(batch as never, env as unknown as WorkerEnv, ctx);
     await waitOnExecutionContext(ctx);

@@ -46,7 +46,9 @@ export default async function setup(project: TestProject) {
     relay.once("error", reject);
     relay.listen(SCHEDULER_DB_PORT, "127.0.0.1", resolve);
   });
-  console.log(`[scheduler db] ${server.kind} with migrated database ${SCHEDULER_DB_NAME} on port ${SCHEDULER_DB_PORT} in ${Date.now() - started} ms`);
+  console.log(
+    `[scheduler db] ${server.kind} with migrated database ${SCHEDULER_DB_NAME} on port ${SCHEDULER_DB_PORT} in ${Date.now() - started} ms`,
+  );
   project.provide("schedulerDbKind", server.kind);
   return async () => {
     for (const socket of open) socket.destroy();

@@ -68,7 +68,9 @@ describe("reminder ticks", () => {
 
     const sent = await messages(waiting.id);
     expect(sent.map((m) => m.kind)).toEqual(["6h", "3h"]);
-    expect(sent[0].body).toMatch(/^Team selection closes in 6 hours\. Pick your team for Sunday Survivors \(\w{3} \d{2} \w{3} 14:00\) \(UTC\)\.$/);
+    expect(sent[0].body).toMatch(
+      /^Team selection closes in 6 hours\. Pick your team for Sunday Survivors \(\w{3} \d{2} \w{3} 14:00\) \(UTC\)\.$/,
+    );
     expect(sent[1].body).toMatch(/^Final reminder: team selection closes in 3 hours\./);
     expect(sent.every((m) => m.link === `/select-team/${competition.id}` && m.deliveries === 1)).toBe(true);
 
@@ -80,7 +82,11 @@ describe("reminder ticks", () => {
       return got.length >= 2 ? got : undefined;
     });
     expect(pushes.map((p) => p.payload.title)).toEqual(["FootyCoach", "FootyCoach"]);
-    expect(pushes[0].payload).toMatchObject({ icon: "/icon-192.png", tag: "footy-coach-fcm", link: `http://footycoach.test/select-team/${competition.id}` });
+    expect(pushes[0].payload).toMatchObject({
+      icon: "/icon-192.png",
+      tag: "footy-coach-fcm",
+      link: `http://footycoach.test/select-team/${competition.id}`,
+    });
     expect(await received(picked.subscription.endpoint)).toEqual([]);
   });
 
@@ -107,13 +113,17 @@ describe("reminder ticks", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0].link).toBe("/dashboard");
     // 14:00 and 16:00 UTC in January are 09:00 and 11:00 in New York
-    expect(sent[0].body).toMatch(/Pick your teams for Alpha Cup \(\w{3} \d{2} \w{3} 09:00\), Beta League \(\w{3} \d{2} \w{3} 11:00\) \(America\/New_York\)\.$/);
+    expect(sent[0].body).toMatch(
+      /Pick your teams for Alpha Cup \(\w{3} \d{2} \w{3} 09:00\), Beta League \(\w{3} \d{2} \w{3} 11:00\) \(America\/New_York\)\.$/,
+    );
     expect((await reminders(player.id)).length).toBe(2);
   });
 
   it("three overlapping ticks record and deliver each reminder once", async () => {
     if (inject("schedulerDbKind") === "pglite") {
-      console.log("skipped on PGlite: overlapping ticks need concurrent sessions, which PGlite serves on one; run with PostgreSQL installed");
+      console.log(
+        "skipped on PGlite: overlapping ticks need concurrent sessions, which PGlite serves on one; run with PostgreSQL installed",
+      );
       return;
     }
     const { competition, deadline } = await leagueWithCompetition(sql, week(3));
@@ -123,7 +133,13 @@ describe("reminder ticks", () => {
 
     const at = deadline.getTime() - 6 * HOUR + 2 * MINUTE;
     // the same scheduled time three times (a replayed tick) and two other times inside the window
-    await Promise.all([tick(new Date(at)), tick(new Date(at)), tick(new Date(at)), tick(new Date(at + MINUTE)), tick(new Date(at + 2 * MINUTE))]);
+    await Promise.all([
+      tick(new Date(at)),
+      tick(new Date(at)),
+      tick(new Date(at)),
+      tick(new Date(at + MINUTE)),
+      tick(new Date(at + 2 * MINUTE)),
+    ]);
 
     for (const p of players) {
       expect(await reminders(p.id)).toHaveLength(1);
@@ -142,7 +158,8 @@ describe("match-day job", () => {
   it("closes registration at the start match day's deadline though no result was entered", async () => {
     const { competition, deadline } = await leagueWithCompetition(sql, week(4), { registrationStatus: "open" });
     await tick(new Date(deadline.getTime() - MINUTE));
-    const state = async () => (await sql<{ s: string }[]>`select registration_status as s from public.competitions where id = ${competition.id}`)[0].s;
+    const state = async () =>
+      (await sql<{ s: string }[]>`select registration_status as s from public.competitions where id = ${competition.id}`)[0].s;
     expect(await state()).toBe("open");
     await tick(new Date(deadline.getTime() + MINUTE));
     expect(await state()).toBe("closed");

@@ -54,14 +54,19 @@ function senderFor(env: SchedulerEnv): Send {
           endpointOverride: env.PUSH_ENDPOINT_OVERRIDE || null,
         })
       : null;
-    const fcm = env.FCM_SERVICE_ACCOUNT ? createFcmSender({ serviceAccount: parseServiceAccount(env.FCM_SERVICE_ACCOUNT), apiBase: env.FCM_API_URL }) : null;
+    const fcm = env.FCM_SERVICE_ACCOUNT
+      ? createFcmSender({ serviceAccount: parseServiceAccount(env.FCM_SERVICE_ACCOUNT), apiBase: env.FCM_API_URL })
+      : null;
     const unconfigured = { status: 0, gone: false, retryable: false, retryAfterSeconds: null };
     send = async (c, payload) => {
       if (c.kind === "fcm") {
         return { outcome: fcm && c.fcm_token ? await fcm(c.fcm_token, payload) : unconfigured, provider: "fcm" };
       }
       if (!webPush || !c.endpoint || !c.p256dh || !c.auth) return { outcome: unconfigured, provider: "webpush" };
-      const outcome = await webPush({ endpoint: c.endpoint, p256dh: c.p256dh, auth: c.auth }, payload, { ttlSeconds: 3 * 3600, urgency: "high" });
+      const outcome = await webPush({ endpoint: c.endpoint, p256dh: c.p256dh, auth: c.auth }, payload, {
+        ttlSeconds: 3 * 3600,
+        urgency: "high",
+      });
       return { outcome, provider: "webpush" };
     };
   }
@@ -83,7 +88,7 @@ export function backoffSeconds(attempts: number, retryAfter: number | null): num
 }
 
 async function eachLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -29,7 +29,10 @@ const EnvSchema = z
     APP_URL: z.url().default("https://footycoach.app"),
     VAPID_PUBLIC_KEY: z.union([z.literal(""), base64url(65)]).default(""),
     VAPID_PRIVATE_KEY: z.union([z.literal(""), base64url(32)]).default(""),
-    VAPID_SUBJECT: z.string().regex(/^(mailto:|https:\/\/)\S+$/).default("mailto:support@footycoach.app"),
+    VAPID_SUBJECT: z
+      .string()
+      .regex(/^(mailto:|https:\/\/)\S+$/)
+      .default("mailto:support@footycoach.app"),
     FCM_SERVICE_ACCOUNT: z.string().default(""),
     FCM_API_URL: z.url().default("https://fcm.googleapis.com"),
     PUSH_ENDPOINT_OVERRIDE: z.union([z.literal(""), z.url()]).default(""),

@@ -14,10 +14,10 @@ const app = new Hono<{ Bindings: SchedulerBindings }>();
 app.get("/", (c) => c.json({ service: "footycoach-scheduler", crons: ["*/15 * * * *"] }));
 app.notFound((c) => c.json({ error: "Not found" }, 404));
 
-export default {
+const scheduler: ExportedHandler<SchedulerBindings, DeliveryMessage> = {
   fetch: app.fetch,
 
-  async scheduled(controller, bindings, _ctx) {
+  async scheduled(controller, bindings) {
     const env = readSchedulerEnv(bindings);
     // Production runs the rules at the real time, so a late tick sees how late it is. Development and tests
     // run them at the tick's scheduled time, which they choose (createScheduledController, /__scheduled?time=).
@@ -27,7 +27,9 @@ export default {
     if (report.jobs.some((j) => j.status === "failed")) throw new Error("a scheduler job failed (see the log); the next tick retries it");
   },
 
-  async queue(batch, bindings, _ctx) {
+  async queue(batch, bindings) {
     await deliverBatch(batch, readSchedulerEnv(bindings));
   },
-} satisfies ExportedHandler<SchedulerBindings, DeliveryMessage>;
+};
+
+export default scheduler;

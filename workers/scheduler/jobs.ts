@@ -4,7 +4,8 @@ import type { SchedulerEnv } from "./env";
 import { enqueueDeliveries } from "./queue";
 
 export type JobName = "matchdays" | "scout_sweep" | "reminders";
-export type JobResult = { job: JobName; status: "done"; result: Record<string, number> } | { job: JobName; status: "skipped" | "failed"; error?: string };
+export type JobResult =
+  { job: JobName; status: "done"; result: Record<string, number> } | { job: JobName; status: "skipped" | "failed"; error?: string };
 
 export interface TickReport {
   scheduledAt: string;
@@ -73,7 +74,11 @@ export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Dat
   );
 
   // The new deliveries, and any a dead tick or consumer left behind (the consumer's claim makes a repeat safe).
-  const stranded = await atTime(sql, now, (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.stranded_push_deliveries(${now})`);
+  const stranded = await atTime(
+    sql,
+    now,
+    (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.stranded_push_deliveries(${now})`,
+  );
   const ids = [...new Set([...newDeliveries, ...stranded.map((r) => Number(r.delivery_id))])];
   const messagesSent = await enqueueDeliveries(env.PUSH_QUEUE, ids);
   return { scheduledAt, jobs, deliveriesQueued: ids.length, messagesSent };
