@@ -17,5 +17,7 @@ step "unit and database tests"
 npx vitest run
 step "Workers runtime tests"
 npx vitest run --config vitest.workers.config.ts
+step "scheduler Worker tests (workerd, real database, local push services)"
+npx vitest run --config vitest.scheduler.config.ts
 step "browser tests"
 npx playwright test
