@@ -583,6 +583,9 @@ export function buildDemoPlan(now: Date, currentMatchDay = CURRENT_MATCH_DAY): D
  * Loads the demo data when the database has no accounts yet; returns false (and changes nothing) otherwise.
  * One transaction; set-based inserts.
  */
+/** A well-formed P-256 public key (the curve's generator point) for the placeholder subscriptions. */
+const DEMO_PUSH_KEY = "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU";
+
 export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
   const plan = buildDemoPlan(now);
   const result = await sql.begin(async (tx) => {
@@ -615,6 +618,24 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
           updated_at: createdAt,
         })),
       )}`;
+
+    // The other demo players have notifications on with a placeholder Web Push subscription, so the scheduler's
+    // reminders for those without a pick show in the development push outbox (/dev/outbox). The endpoints are
+    // on the reserved .invalid domain: with PUSH_PROVIDER=live they fail and are never reachable.
+    const subscribed = plan.players.filter((p) => p.role === "player").slice(1);
+    await tx`
+      insert into public.push_subscriptions ${tx(
+        subscribed.map((p) => ({
+          user_id: p.id,
+          kind: "webpush",
+          endpoint: `https://push.invalid/demo/${p.id}`,
+          p256dh: DEMO_PUSH_KEY,
+          auth: "ZGVtby1hdXRoLXNlY3JldA",
+          created_at: createdAt,
+          updated_at: createdAt,
+        })),
+      )}`;
+    await tx`update public.profiles set notifications_enabled = true where id = any(${subscribed.map((p) => p.id)}::uuid[])`;
 
     const fixtureRows = await tx<{ id: string; match_day: number; home_team: string; away_team: string }[]>`
       insert into public.fixtures ${tx(
