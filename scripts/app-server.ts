@@ -105,7 +105,7 @@ export function localVapidKeys(dataDir: string): { publicKey: string; privateKey
     );
     writeFileSync(file, JSON.stringify({ publicKey, privateKey: jwk.d }), { mode: 0o600 });
   }
-  return JSON.parse(readFileSync(file, "utf8"));
+  return JSON.parse(readFileSync(file, "utf8")) as { publicKey: string; privateKey: string };
 }
 
 export function buildApp(log?: (m: string) => void): Promise<void> {

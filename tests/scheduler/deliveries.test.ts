@@ -7,9 +7,10 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/scheduler/index";
+import { backoffSeconds } from "../../workers/scheduler/deliver";
 import type { DeliveryMessage } from "../../workers/scheduler/queue";
 import type { Sql } from "../support/factories";
-import { db, received, respondWith, subscribedPlayer } from "./arrange";
+import { db, received, respondWith, subscribedPlayer, settle } from "./arrange";
 
 type WorkerEnv = Parameters<NonNullable<typeof worker.queue>>[1];
 
@@ -17,9 +18,7 @@ let sql: Sql;
 beforeAll(() => {
   sql = db();
 });
-afterAll(async () => {
-  await sql.end({ timeout: 1 }).catch(() => {});
-});
+afterAll(settle);
 
 /** A queued reminder push for the player's subscription; returns the delivery id. */
 async function queuedDelivery(userId: string): Promise<number> {
@@ -80,14 +79,19 @@ describe("push queue consumer", () => {
       await respondWith(player.subscription.endpoint, [status]);
       const first = await consume([id]);
       expect(await delivery(id)).toMatchObject({ state: "retry", attempts: 1, last_status: status });
-      expect(first.retryMessages).toHaveLength(1);
-      expect(first.retryMessages[0].delaySeconds).toBeGreaterThanOrEqual(30);
+      expect(first.retryMessages).toHaveLength(1); // the message comes back (after backoffSeconds, below)
       const second = await consume([id]); // the queue's redelivery
       expect(second.explicitAcks).toHaveLength(1);
       expect(await delivery(id)).toMatchObject({ state: "sent", attempts: 2, last_status: 201 });
       expect(await received(player.subscription.endpoint)).toHaveLength(1);
     });
   }
+
+  it("backs off 30 s doubling to 15 minutes, or longer when the service's Retry-After says so", () => {
+    expect([1, 2, 3, 6, 9].map((attempts) => backoffSeconds(attempts, null))).toEqual([30, 60, 120, 900, 900]);
+    expect(backoffSeconds(1, 120)).toBe(120);
+    expect(backoffSeconds(3, 10)).toBe(120);
+  });
 
   it("gives up after five attempts", async () => {
     const player = await subscribedPlayer(sql);
@@ -113,7 +117,7 @@ describe("push queue consumer", () => {
 
 describe("the scheduler's HTTP side", () => {
   it("says what it is", async () => {
-    const res = await worker.fetch!(new Request("http://scheduler.test/"), env as never, createExecutionContext());
+    const res = await worker.fetch!(new Request("http://scheduler.test/") as never, env as never, createExecutionContext());
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ service: "footycoach-scheduler" });
   });

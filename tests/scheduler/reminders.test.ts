@@ -8,7 +8,7 @@ import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/scheduler/index";
 import { addPick, createPlayer, type Sql } from "../support/factories";
-import { addMember, db, eventually, HOUR, leagueWithCompetition, MINUTE, received, subscribedPlayer } from "./arrange";
+import { addMember, db, eventually, HOUR, leagueWithCompetition, MINUTE, received, subscribedPlayer, settle } from "./arrange";
 
 type WorkerEnv = Parameters<NonNullable<typeof worker.scheduled>>[1];
 
@@ -16,9 +16,7 @@ let sql: Sql;
 beforeAll(() => {
   sql = db();
 });
-afterAll(async () => {
-  await sql.end({ timeout: 1 }).catch(() => {});
-});
+afterAll(settle);
 
 /** Runs one cron tick scheduled at `at` (tests run the rules at the scheduled time; see workers/scheduler/index.ts). */
 async function tick(at: Date) {
@@ -108,7 +106,8 @@ describe("reminder ticks", () => {
     await addMember(sql, first.competition.id, player.id);
     await addMember(sql, second.competition.id, player.id);
 
-    await tick(new Date(first.deadline.getTime() - 6 * HOUR + MINUTE));
+    // first deadline 3 h 59 min away, the second 5 h 59 min: both due for the 6-hour reminder
+    await tick(new Date(first.deadline.getTime() - 4 * HOUR + MINUTE));
     const sent = await messages(player.id);
     expect(sent).toHaveLength(1);
     expect(sent[0].link).toBe("/dashboard");

@@ -5,8 +5,8 @@ export type Sql = postgres.Sql;
 
 /**
  * One client per invocation (a module-level client breaks on Workers: sockets may not outlive a request);
- * pooling happens in Hyperdrive. Never `end()`ed (in workerd that raises "Stream was cancelled"); idle
- * connections close by themselves.
+ * pooling happens in Hyperdrive. Never `end()`ed and no idle timeout: closing a socket from our side
+ * raises "Stream was cancelled" in postgres.js's Workers build; the runtime closes it when the invocation ends.
  */
 export function connect(env: SchedulerEnv): Sql {
   return postgres(env.HYPERDRIVE.connectionString, {
@@ -14,7 +14,6 @@ export function connect(env: SchedulerEnv): Sql {
     fetch_types: false,
     prepare: false,
     connect_timeout: 10,
-    idle_timeout: 2,
     onnotice: () => {},
   });
 }

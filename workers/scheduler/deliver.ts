@@ -44,7 +44,7 @@ function senderFor(env: SchedulerEnv): Send {
   let send: Send;
   if (env.PUSH_PROVIDER === "outbox") {
     // Development: nothing leaves the machine; the delivery is kept as sent to the outbox (/dev/outbox).
-    send = async () => ({ outcome: { status: 201, gone: false, retryable: false, retryAfterSeconds: null }, provider: "outbox" });
+    send = () => Promise.resolve({ outcome: { status: 201, gone: false, retryable: false, retryAfterSeconds: null }, provider: "outbox" });
   } else {
     const webPush = env.VAPID_PUBLIC_KEY
       ? createWebPushSender({
@@ -113,7 +113,8 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Sc
   if (ids.length === 0) return [];
 
   const sql = connect(env);
-  const claimed = await sql<Claimed[]>`select * from private.claim_push_deliveries(${ids}, ${now})`;
+  // An array literal: without fetched types (Hyperdrive) postgres.js cannot serialise a JS array itself.
+  const claimed = await sql<Claimed[]>`select * from private.claim_push_deliveries(${`{${ids.join(",")}}`}::bigint[], ${now})`;
   const send = senderFor(env);
   const outcomes = await eachLimited(claimed, SEND_CONCURRENCY, async (c): Promise<Outcome> => {
     const payload: PushPayload = {
