@@ -4,7 +4,7 @@
  * 100,000) active in one knockout competition without a pick, notifications on, each with a Web Push
  * subscription at a local push service (tests/support/local-push-service.ts) that decrypts every message and
  * checks its VAPID token. The scheduler Worker runs under `wrangler dev` (workerd, its local queue) with
- * PUSH_ENDPOINT_OVERRIDE pointing at that service; one tick is run through /__scheduled 5 h 59 min before the
+ * PUSH_ENDPOINT_OVERRIDE pointing at that service; one tick is run through /cdn-cgi/handler/scheduled?time= 5 h 59 min before the
  * deadline.
  *
  * Printed: the tick's wall time and its reminders job's database time (target <= 2 s), seconds from the tick to
@@ -112,7 +112,7 @@ async function main() {
     const tickAt = DEADLINE.getTime() - (5 * 60 + 59) * 60_000;
     const started = performance.now();
     const startedWall = Date.now();
-    const res = await fetch(`${scheduler.url}/__scheduled?cron=*/15+*+*+*+*&time=${tickAt}`);
+    const res = await fetch(`${scheduler.url}/cdn-cgi/handler/scheduled?cron=*/15+*+*+*+*&time=${tickAt}`);
     const tickMs = performance.now() - started;
     if (!res.ok) throw new Error(`tick failed: ${res.status} ${await res.text()}`);
     const [job] = await sql<{ ms: number; result: { deliveries: number } }[]>`
