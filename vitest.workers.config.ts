@@ -18,7 +18,7 @@ export default defineConfig({
           SESSION_SECRET: "workers-test-secret-0123456789abcdef0123",
           MAIL_PROVIDER: "outbox",
         },
-        hyperdrives: { HYPERDRIVE: "postgres://postgres:postgres@127.0.0.1:54399/footycoach" },
+        hyperdrives: { HYPERDRIVE: "postgres://postgres:postgres@127.0.0.1:29399/footycoach" },
       },
     }),
   ],

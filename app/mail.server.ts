@@ -52,10 +52,9 @@ export interface OutboxPush {
 export async function readPushOutbox(db: Db, limit = 50) {
   return db.service(
     (sql) => sql<OutboxPush[]>`
-      select d.id::text, p.username, m.title, m.body, m.link, d.state, m.created_at
+      select d.id::text, p.username, d.title, d.body, d.link, d.state, d.created_at
         from private.push_deliveries d
-        join private.push_messages m on m.id = d.message_id
-        join public.profiles p on p.id = m.user_id
+        join public.profiles p on p.id = d.user_id
        where d.provider = 'outbox'
        order by d.id desc
        limit ${limit}`,

@@ -12,7 +12,7 @@
 -- Contents
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
---   private tables: job_runs, push_deliveries, push_messages, reminders_sent, scout_scoring_queue
+--   private tables: job_runs, push_deliveries, reminders_sent, scout_scoring_queue
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
 --                      advance_scout_competitions, after_fixture_change, authenticate,
 --                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
@@ -410,8 +410,12 @@ GRANT ALL ON TABLE private.job_runs TO service_role;
 
 CREATE TABLE private.push_deliveries (
     id bigint NOT NULL,
-    message_id bigint NOT NULL,
-    subscription_id uuid,
+    user_id uuid NOT NULL,
+    subscription_id uuid NOT NULL,
+    kind text NOT NULL,
+    title text NOT NULL,
+    body text NOT NULL,
+    link text NOT NULL,
     state text DEFAULT 'queued'::text NOT NULL,
     attempts integer DEFAULT 0 NOT NULL,
     last_status integer,
@@ -419,6 +423,7 @@ CREATE TABLE private.push_deliveries (
     sent_at timestamp with time zone,
     provider text,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    CONSTRAINT push_deliveries_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text]))),
     CONSTRAINT push_deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'retry'::text, 'sent'::text, 'failed'::text, 'gone'::text])))
 );
 
@@ -436,13 +441,6 @@ ALTER TABLE private.push_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
 );
 
 --
--- Name: push_deliveries push_deliveries_message_subscription_key; Type: CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.push_deliveries
-    ADD CONSTRAINT push_deliveries_message_subscription_key UNIQUE (message_id, subscription_id);
-
---
 -- Name: push_deliveries push_deliveries_pkey; Type: CONSTRAINT; Schema: private
 --
 
@@ -450,30 +448,10 @@ ALTER TABLE ONLY private.push_deliveries
     ADD CONSTRAINT push_deliveries_pkey PRIMARY KEY (id);
 
 --
--- Name: push_deliveries_subscription_id_idx; Type: INDEX; Schema: private
---
-
-CREATE INDEX push_deliveries_subscription_id_idx ON private.push_deliveries USING btree (subscription_id);
-
---
 -- Name: push_deliveries_unfinished_idx; Type: INDEX; Schema: private
 --
 
 CREATE INDEX push_deliveries_unfinished_idx ON private.push_deliveries USING btree (created_at) WHERE (state = ANY (ARRAY['queued'::text, 'sending'::text, 'retry'::text]));
-
---
--- Name: push_deliveries push_deliveries_message_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.push_deliveries
-    ADD CONSTRAINT push_deliveries_message_id_fkey FOREIGN KEY (message_id) REFERENCES private.push_messages(id) ON DELETE CASCADE;
-
---
--- Name: push_deliveries push_deliveries_subscription_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.push_deliveries
-    ADD CONSTRAINT push_deliveries_subscription_id_fkey FOREIGN KEY (subscription_id) REFERENCES public.push_subscriptions(id) ON DELETE SET NULL;
 
 --
 -- Name: push_deliveries; Type: ROW SECURITY; Schema: private
@@ -486,66 +464,6 @@ ALTER TABLE private.push_deliveries ENABLE ROW LEVEL SECURITY;
 --
 
 GRANT ALL ON TABLE private.push_deliveries TO service_role;
-
---
--- Name: push_messages; Type: TABLE; Schema: private
---
-
-CREATE TABLE private.push_messages (
-    id bigint NOT NULL,
-    user_id uuid NOT NULL,
-    kind text NOT NULL,
-    title text NOT NULL,
-    body text NOT NULL,
-    link text NOT NULL,
-    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
-    CONSTRAINT push_messages_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text])))
-);
-
---
--- Name: push_messages_id_seq; Type: SEQUENCE; Schema: private
---
-
-ALTER TABLE private.push_messages ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME private.push_messages_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
---
--- Name: push_messages push_messages_pkey; Type: CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.push_messages
-    ADD CONSTRAINT push_messages_pkey PRIMARY KEY (id);
-
---
--- Name: push_messages_user_id_idx; Type: INDEX; Schema: private
---
-
-CREATE INDEX push_messages_user_id_idx ON private.push_messages USING btree (user_id);
-
---
--- Name: push_messages push_messages_user_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.push_messages
-    ADD CONSTRAINT push_messages_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
-
---
--- Name: push_messages; Type: ROW SECURITY; Schema: private
---
-
-ALTER TABLE private.push_messages ENABLE ROW LEVEL SECURITY;
-
---
--- Name: TABLE push_messages; Type: ACL; Schema: private
---
-
-GRANT ALL ON TABLE private.push_messages TO service_role;
 
 --
 -- Name: reminders_sent; Type: TABLE; Schema: private
@@ -566,20 +484,6 @@ CREATE TABLE private.reminders_sent (
 
 ALTER TABLE ONLY private.reminders_sent
     ADD CONSTRAINT reminders_sent_pkey PRIMARY KEY (user_id, competition_id, match_day, kind);
-
---
--- Name: reminders_sent reminders_sent_competition_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.reminders_sent
-    ADD CONSTRAINT reminders_sent_competition_id_fkey FOREIGN KEY (competition_id) REFERENCES public.competitions(id) ON DELETE CASCADE;
-
---
--- Name: reminders_sent reminders_sent_user_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.reminders_sent
-    ADD CONSTRAINT reminders_sent_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
 
 --
 -- Name: reminders_sent; Type: ROW SECURITY; Schema: private
@@ -858,16 +762,15 @@ CREATE FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp wi
     AS $$
   with claimed as (
     update private.push_deliveries d
-       set state = case when d.subscription_id is null then 'gone' else 'sending' end,
+       set state = case when exists (select 1 from public.push_subscriptions s where s.id = d.subscription_id) then 'sending' else 'gone' end,
            claimed_at = p_now,
            attempts = d.attempts + 1
      where d.id = any (p_ids)
        and (d.state in ('queued', 'retry') or (d.state = 'sending' and d.claimed_at < p_now - interval '10 minutes'))
-    returning d.id, d.attempts, d.subscription_id, d.message_id, d.state
+    returning d.id, d.attempts, d.subscription_id, d.state, d.title, d.body, d.link
   )
-  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, m.title, m.body, m.link
+  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, c.title, c.body, c.link
     from claimed c
-    join private.push_messages m on m.id = c.message_id
     join public.push_subscriptions s on s.id = c.subscription_id
    where c.state = 'sending'
 $$;
@@ -2290,18 +2193,15 @@ CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS 
      group by r.user_id, r.kind
   ),
   messages as (
-    insert into private.push_messages (user_id, kind, title, body, link, created_at)
-    select pp.user_id, pp.kind, 'FootyCoach',
+    select pp.user_id, pp.kind,
            case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
              || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
-             || pp.summary || ' (' || pp.zone || ').',
-           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end,
-           p_now
+             || pp.summary || ' (' || pp.zone || ').' as body,
+           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end as link
       from per_player pp
-    returning id, user_id
   )
-  insert into private.push_deliveries (message_id, subscription_id, created_at)
-  select m.id, s.id, p_now
+  insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+  select m.user_id, s.id, m.kind, 'FootyCoach', m.body, m.link, p_now
     from messages m
     join public.push_subscriptions s on s.user_id = m.user_id
   returning id

@@ -17,9 +17,12 @@ create table private.job_runs (
   constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'deliveries'))
 );
 
+-- No foreign keys on the ledger and the deliveries: at 100,000 reminders a tick would spend most of its time in
+-- per-row foreign-key checks. Rows of a deleted player or subscription are harmless (a delivery whose
+-- subscription is gone is marked gone when claimed) and are removed with the cleanup of old rows.
 create table private.reminders_sent (
-  user_id uuid not null references public.profiles (id) on delete cascade,
-  competition_id uuid not null references public.competitions (id) on delete cascade,
+  user_id uuid not null,
+  competition_id uuid not null,
   match_day integer not null,
   kind text not null,
   sent_at timestamptz not null default public.app_now(),
@@ -27,26 +30,16 @@ create table private.reminders_sent (
   constraint reminders_sent_kind_check check (kind in ('6h', '3h'))
 );
 
--- One push per (player, kind, tick): it summarises every competition due for that player.
-create table private.push_messages (
+-- One push (per player and kind, summarising every competition due) to one of the player's subscriptions.
+create table private.push_deliveries (
   id bigint generated always as identity primary key,
-  user_id uuid not null references public.profiles (id) on delete cascade,
+  user_id uuid not null,
+  subscription_id uuid not null,
   kind text not null,
   title text not null,
   body text not null,
   -- a path of the app (/select-team/<id> or /dashboard); the Worker makes it absolute with APP_URL
   link text not null,
-  created_at timestamptz not null default public.app_now(),
-  constraint push_messages_kind_check check (kind in ('6h', '3h'))
-);
-
-create index push_messages_user_id_idx on private.push_messages (user_id);
-
--- One message to one subscription. subscription_id is cleared when the subscription goes (nothing left to send).
-create table private.push_deliveries (
-  id bigint generated always as identity primary key,
-  message_id bigint not null references private.push_messages (id) on delete cascade,
-  subscription_id uuid references public.push_subscriptions (id) on delete set null,
   state text not null default 'queued',
   attempts integer not null default 0,
   last_status integer,
@@ -55,21 +48,18 @@ create table private.push_deliveries (
   -- 'outbox' when development kept it in the push outbox instead of sending it
   provider text,
   created_at timestamptz not null default public.app_now(),
-  constraint push_deliveries_state_check check (state in ('queued', 'sending', 'retry', 'sent', 'failed', 'gone')),
-  constraint push_deliveries_message_subscription_key unique (message_id, subscription_id)
+  constraint push_deliveries_kind_check check (kind in ('6h', '3h')),
+  constraint push_deliveries_state_check check (state in ('queued', 'sending', 'retry', 'sent', 'failed', 'gone'))
 );
 
-create index push_deliveries_subscription_id_idx on private.push_deliveries (subscription_id);
 -- the tick's safety net looks for deliveries that never left (a tick or consumer that died half-way)
 create index push_deliveries_unfinished_idx on private.push_deliveries (created_at) where state in ('queued', 'sending', 'retry');
 
 alter table private.job_runs enable row level security;
 alter table private.reminders_sent enable row level security;
-alter table private.push_messages enable row level security;
 alter table private.push_deliveries enable row level security;
-revoke all on table private.job_runs, private.reminders_sent, private.push_messages, private.push_deliveries
-  from public, anon, authenticated;
-grant all on table private.job_runs, private.reminders_sent, private.push_messages, private.push_deliveries to service_role;
+revoke all on table private.job_runs, private.reminders_sent, private.push_deliveries from public, anon, authenticated;
+grant all on table private.job_runs, private.reminders_sent, private.push_deliveries to service_role;
 
 -- A job's run for one scheduled time: true for the first caller only (a replayed tick skips the job).
 create function private.claim_job_run(p_job text, p_scheduled_at timestamptz) returns boolean
@@ -142,18 +132,15 @@ as $$
      group by r.user_id, r.kind
   ),
   messages as (
-    insert into private.push_messages (user_id, kind, title, body, link, created_at)
-    select pp.user_id, pp.kind, 'FootyCoach',
+    select pp.user_id, pp.kind,
            case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
              || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
-             || pp.summary || ' (' || pp.zone || ').',
-           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end,
-           p_now
+             || pp.summary || ' (' || pp.zone || ').' as body,
+           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end as link
       from per_player pp
-    returning id, user_id
   )
-  insert into private.push_deliveries (message_id, subscription_id, created_at)
-  select m.id, s.id, p_now
+  insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+  select m.user_id, s.id, m.kind, 'FootyCoach', m.body, m.link, p_now
     from messages m
     join public.push_subscriptions s on s.user_id = m.user_id
   returning id
@@ -185,16 +172,15 @@ create function private.claim_push_deliveries(p_ids bigint[], p_now timestamptz)
 as $$
   with claimed as (
     update private.push_deliveries d
-       set state = case when d.subscription_id is null then 'gone' else 'sending' end,
+       set state = case when exists (select 1 from public.push_subscriptions s where s.id = d.subscription_id) then 'sending' else 'gone' end,
            claimed_at = p_now,
            attempts = d.attempts + 1
      where d.id = any (p_ids)
        and (d.state in ('queued', 'retry') or (d.state = 'sending' and d.claimed_at < p_now - interval '10 minutes'))
-    returning d.id, d.attempts, d.subscription_id, d.message_id, d.state
+    returning d.id, d.attempts, d.subscription_id, d.state, d.title, d.body, d.link
   )
-  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, m.title, m.body, m.link
+  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, c.title, c.body, c.link
     from claimed c
-    join private.push_messages m on m.id = c.message_id
     join public.push_subscriptions s on s.id = c.subscription_id
    where c.state = 'sending'
 $$;

@@ -23,11 +23,10 @@ afterAll(settle);
 /** A queued reminder push for the player's subscription; returns the delivery id. */
 async function queuedDelivery(userId: string): Promise<number> {
   const [{ id }] = await sql<{ id: string }[]>`
-    with m as (
-      insert into private.push_messages (user_id, kind, title, body, link)
-      values (${userId}, '3h', 'FootyCoach', 'Final reminder: team selection closes in 3 hours.', '/dashboard') returning id)
-    insert into private.push_deliveries (message_id, subscription_id)
-    select m.id, s.id from m join public.push_subscriptions s on s.user_id = ${userId} returning id`;
+    insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link)
+    select ${userId}, s.id, '3h', 'FootyCoach', 'Final reminder: team selection closes in 3 hours.', '/dashboard'
+      from public.push_subscriptions s where s.user_id = ${userId}
+    returning id`;
   return Number(id);
 }
 

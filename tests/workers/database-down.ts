@@ -5,7 +5,8 @@
  */
 import net from "node:net";
 
-export const DOWN_DB_PORT = 54399;
+// Below the ephemeral range (32768 and up), so an outgoing connection never holds it.
+export const DOWN_DB_PORT = 29399;
 
 function errorResponse(code: string, message: string): Buffer {
   const fields = Buffer.concat([Buffer.from(`SFATAL\0VFATAL\0C${code}\0M${message}\0`, "utf8"), Buffer.from([0])]);
