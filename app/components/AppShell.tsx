@@ -18,6 +18,7 @@ import {
   IconTrophy,
   IconUser,
 } from "~/components/Icons";
+import { InsideMainLandmark } from "~/components/MainLandmark";
 import type { IconProps } from "~/components/Icons";
 import { MoreModal } from "~/components/MoreModal";
 import { isAdminPath } from "~/components/admin/sections";
@@ -249,7 +250,7 @@ export function AppShell({ user, children }: AppShellProps) {
       </nav>
 
       <main id="main" className="app-main" tabIndex={-1}>
-        {children}
+        <InsideMainLandmark>{children}</InsideMainLandmark>
       </main>
 
       {/* Mobile bottom bar (hidden on desktop). */}

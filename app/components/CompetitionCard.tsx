@@ -7,6 +7,8 @@ import { useHydrated } from "~/components/useHydrated";
 import { useToast } from "~/components/Toaster";
 import { trackEvent } from "~/lib/analytics.client";
 import { typeLabel } from "~/lib/competition-options";
+import { TypeBadge } from "~/components/Badges";
+import { playerCount } from "~/lib/player-count";
 
 interface CompetitionCardProps {
   competition: {
@@ -122,12 +124,12 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
         </h2>
         <span className="competition-card-tags">
           {c.visibility === "private" ? <LockIcon /> : null}
-          <span className={`badge ${c.type === "season" ? "badge-info" : "badge-success"}`}>{typeLabel(c.type)}</span>
+          <TypeBadge type={c.type} />
         </span>
       </header>
       <p className="competition-card-league">{c.league}</p>
       <Countdown deadline={c.deadline} serverNow={serverNow} caption="Until registration closes" />
-      <p className="competition-card-players">{c.playerCount} Players</p>
+      <p className="competition-card-players">{playerCount(c.playerCount)}</p>
       <div className="competition-card-actions">
         <Link className="btn btn-secondary" to={`/competition/${c.id}`}>
           View Competition

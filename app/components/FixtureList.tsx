@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { StatusBadge } from "~/components/Badges";
 
 interface FixtureItem {
   id: string;
@@ -41,7 +42,7 @@ export function FixtureList({ groups, renderTeam, emptyText = "No fixtures avail
                       {f.homeScore} - {f.awayScore}
                     </span>
                   ) : f.status === "postponed" ? (
-                    <span className="badge badge-muted">Postponed</span>
+                    <StatusBadge status="Postponed" />
                   ) : (
                     <time>{f.time}</time>
                   )}

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { typeLabel } from "~/lib/competition-options";
 import type { MyCompetitionCard } from "~/models/competitions.server";
+import { StatusBadge, TypeBadge } from "~/components/Badges";
 
 /** A card on My Competitions: the competition's facts, the player's pick, and where to go next. */
 export function JoinedCompetitionCard({ competition: c }: { competition: MyCompetitionCard }) {
@@ -16,7 +16,7 @@ export function JoinedCompetitionCard({ competition: c }: { competition: MyCompe
         <h2 className="competition-card-title" id={`my-${c.id}-name`}>
           {c.name}
         </h2>
-        <span className={`badge ${c.type === "season" ? "badge-info" : "badge-success"}`}>{typeLabel(c.type)}</span>
+        <TypeBadge type={c.type} />
       </header>
       <dl className="my-competition-facts">
         {facts.map(([term, detail]) => (
@@ -29,7 +29,7 @@ export function JoinedCompetitionCard({ competition: c }: { competition: MyCompe
           <div>
             <dt>Status</dt>
             <dd>
-              <span className="badge badge-danger">Eliminated</span>
+              <StatusBadge status="Eliminated" />
             </dd>
           </div>
         ) : null}
@@ -39,7 +39,7 @@ export function JoinedCompetitionCard({ competition: c }: { competition: MyCompe
           View Competition
         </Link>
         {c.eliminated ? null : c.selectionClosed ? (
-          <span className="badge badge-muted">Selection Closed</span>
+          <StatusBadge status="Selection Closed" />
         ) : (
           <Link className="btn btn-primary" to={`/select-team/${c.id}`}>
             {c.hasSelection ? "Edit Selection" : "Select Team"}

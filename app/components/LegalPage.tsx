@@ -18,13 +18,15 @@ export function LegalPage({ title, lead, children }: { title: string; lead: Reac
         <Link to="/login">Log in</Link>
       </nav>
 
-      <article className="card legal-card">
-        <header className="legal-header">
-          <h1>{title}</h1>
-          <p className="lead">{lead}</p>
-        </header>
-        {children}
-      </article>
+      <main id="main">
+        <article className="card legal-card">
+          <header className="legal-header">
+            <h1>{title}</h1>
+            <p className="lead">{lead}</p>
+          </header>
+          {children}
+        </article>
+      </main>
     </div>
   );
 }

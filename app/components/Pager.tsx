@@ -30,7 +30,7 @@ export function Pager({ page, pageCount, param = "page", label = "Pagination" }:
           Previous
         </span>
       )}
-      <span className="pager-status" aria-current="page">
+      <span className="pager-status">
         Page {page} of {pageCount}
       </span>
       {page < pageCount ? (

@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from "react";
 import { IconBall } from "~/components/Icons";
+import { useInsideMainLandmark } from "~/components/MainLandmark";
 
 type StatusPageProps = {
   title: string;
@@ -38,8 +39,10 @@ export function StatusPage({
   secondaryLinkLabel,
   children,
 }: StatusPageProps) {
+  // Inside the signed-in shell the page is already in its <main>; on its own (404, root errors) it is the main.
+  const Frame = useInsideMainLandmark() ? "div" : "main";
   return (
-    <div className="status-page">
+    <Frame className="status-page" id={Frame === "main" ? "main" : undefined}>
       <div className="card status-card">
         <IconBall size={44} className="status-mark" />
         {status ? (
@@ -61,6 +64,6 @@ export function StatusPage({
           ) : null}
         </div>
       </div>
-    </div>
+    </Frame>
   );
 }

@@ -11,6 +11,8 @@ import { getDashboard, selectionAction, type RegisteredCompetition } from "~/mod
 import { requireUserAnd } from "~/session.server";
 import { todayIn } from "~/lib/validation";
 import { ordinal } from "~/lib/ordinal";
+import { StatusBadge, TypeBadge } from "~/components/Badges";
+import { playerCount } from "~/lib/player-count";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | FootyCoach" }];
 export const links: LinksFunction = () => [
@@ -35,8 +37,7 @@ type Row = RegisteredCompetition & { action: ReturnType<typeof selectionAction> 
 function SelectionCell({ row }: { row: Row }) {
   const a = row.action;
   if (a.kind === "badge") {
-    const tone = a.label === "Eliminated" ? "badge-danger" : "badge-muted";
-    return <span className={`badge ${tone}`}>{a.label}</span>;
+    return <StatusBadge status={a.label} />;
   }
   return (
     <Link className="btn btn-primary btn-sm" to={`/select-team/${row.id}`}>
@@ -76,12 +77,10 @@ export default function DashboardPage() {
                   </h3>
                   <div className="meta">
                     <span>{c.league}</span>
-                    <span className="badge badge-info">{typeLabel(c.type)}</span>
+                    <TypeBadge type={c.type} />
                   </div>
                   <Countdown deadline={c.registrationDeadline} serverNow={data.now} />
-                  <div className="meta">
-                    {c.playerCount} {c.playerCount === 1 ? "Player" : "Players"}
-                  </div>
+                  <div className="meta">{playerCount(c.playerCount)}</div>
                 </article>
               </li>
             ))}
@@ -160,7 +159,7 @@ export default function DashboardPage() {
                   <h3>
                     <Link to={`/competition/${r.id}`}>{r.name}</Link>
                   </h3>
-                  <span className="badge badge-info">{typeLabel(r.type)}</span>
+                  <TypeBadge type={r.type} />
                   <dl>
                     {r.type === "knockout" && r.action.kind !== "badge" ? (
                       <>
@@ -246,7 +245,7 @@ export default function DashboardPage() {
                     <Link to={`/competition/${c.id}`}>{c.name}</Link>
                   </h3>
                   <p>
-                    {c.playerCount} Registered Players · {c.status === "active" ? "Active" : "Inactive"}
+                    Registered: {playerCount(c.playerCount)} · {c.status === "active" ? "Active" : "Inactive"}
                   </p>
                   {c.registrationKey ? (
                     <>

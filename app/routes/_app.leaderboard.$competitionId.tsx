@@ -5,6 +5,7 @@ import type { KnockoutStanding } from "~/models/competition-rows.server";
 import { loadLeaderboard } from "~/models/leaderboard-loader.server";
 import { getKnockoutLeaderboard } from "~/models/leaderboards.server";
 import css from "~/styles/leaderboard.css?url";
+import { StatusBadge, YouBadge } from "~/components/Badges";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
@@ -19,11 +20,6 @@ export async function loader(args: LoaderFunctionArgs) {
   return view;
 }
 
-function statusBadge(status: string) {
-  const tone = status === "Winner" ? "badge-info" : status === "Eliminated" ? "badge-danger" : "badge-success";
-  return <span className={`badge ${tone}`}>{status}</span>;
-}
-
 /** Own pick always; others' picks Hidden before the deadline; Eliminated for eliminated players; -- when none. */
 function Selection({ row, isMe }: { row: KnockoutStanding; isMe: boolean }) {
   if (row.status === "Eliminated") return <>Eliminated</>;
@@ -33,7 +29,7 @@ function Selection({ row, isMe }: { row: KnockoutStanding; isMe: boolean }) {
 
 function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<KnockoutStanding>) {
   return (
-    <table className="table lb-table lb-cards">
+    <table className="table lb-table responsive-table">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
@@ -50,9 +46,11 @@ function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<Knock
             <tr key={row.userId} className={isMe ? "is-me" : undefined}>
               <th scope="row" data-label="Player" className="lb-username">
                 {row.username}
-                {isMe ? <span className="badge badge-muted lb-me-tag">You</span> : null}
+                {isMe ? <YouBadge /> : null}
               </th>
-              <td data-label="Status">{statusBadge(row.status)}</td>
+              <td data-label="Status">
+                <StatusBadge status={row.status} />
+              </td>
               <td data-label="Elimination Match Day">
                 {row.status === "Eliminated" && row.knockedOutOn ? `Match Day ${row.knockedOutOn}` : "--"}
               </td>

@@ -14,6 +14,7 @@ import { PageLoading } from "~/components/PageLoading";
 import { usePending } from "~/components/usePending";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
+import { StatusBadge } from "~/components/Badges";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
@@ -119,11 +120,7 @@ export default function TeamSelectionPage() {
           </dl>
         </div>
         <div className="actions">
-          {d.eliminated ? (
-            <span className="badge badge-danger">Eliminated</span>
-          ) : d.closed ? (
-            <span className="badge badge-muted">Selection Closed</span>
-          ) : null}
+          {d.eliminated ? <StatusBadge status="Eliminated" /> : d.closed ? <StatusBadge status="Selection Closed" /> : null}
           <Link className="btn btn-secondary" to={`/competition/${d.competition.id}`}>
             View Competition
           </Link>

@@ -138,7 +138,7 @@ test("join a public competition: toast, Joined and the player count", async ({ p
   await c.getByRole("button", { name: "Register" }).click();
   await expect(page.getByText("Successfully joined competition!")).toBeVisible();
   await expect(c.getByRole("button", { name: "Joined" })).toBeDisabled();
-  await expect(c.getByText("1 Players")).toBeVisible();
+  await expect(c.getByText("1 Player", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/competitions$/);
 });
 

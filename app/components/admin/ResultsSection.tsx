@@ -6,6 +6,7 @@ import { ADMIN_PATHS } from "./sections";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 // The loader hands loadResults' view to this section unchanged, so its types are the props' types.
 import type { AdminFixture, ResultsView } from "~/models/fixtures.server";
+import { StatusBadge } from "~/components/Badges";
 
 interface Props {
   results: ResultsView;
@@ -81,7 +82,7 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
       <div className="admin-fixture-meta">
         <time dateTime={f.kickoffTime}>{f.kickoffText}</time>
         {postponed ? (
-          <span className="badge badge-warning">Postponed</span>
+          <StatusBadge status="Postponed" />
         ) : hasResult ? (
           <span className="badge badge-success">{locked ? "Result saved" : "Editing"}</span>
         ) : (

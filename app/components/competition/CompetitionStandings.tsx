@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { StatusBadge } from "~/components/Badges";
 import { leaderboardPath } from "~/components/LeaderboardPage";
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { ordinal } from "~/lib/ordinal";
@@ -71,7 +72,9 @@ function KnockoutStandingsTable({ standings }: { standings: KnockoutStanding[] }
         {standings.map((s) => (
           <tr key={s.userId}>
             <td data-label="Player">{s.username}</td>
-            <td data-label="Status">{s.status}</td>
+            <td data-label="Status">
+              <StatusBadge status={s.status} />
+            </td>
             <td data-label="Elimination Match Day">{s.knockedOutOn ? `Match Day ${s.knockedOutOn}` : "--"}</td>
             <td data-label="Current Selection">
               {s.status === "Eliminated" ? (

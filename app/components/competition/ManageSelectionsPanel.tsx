@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { usePending } from "~/components/usePending";
-import { capitalise } from "~/lib/capitalise";
+import { StatusBadge } from "~/components/Badges";
 import type { PlayerRow } from "~/models/competition-detail.server";
 
 interface Props {
@@ -70,7 +70,9 @@ export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }
           {members.map((p) => (
             <tr key={p.userId}>
               <td data-label="Player">{p.username}</td>
-              <td data-label="Status">{capitalise(p.membershipStatus)}</td>
+              <td data-label="Status">
+                <StatusBadge status={p.membershipStatus} />
+              </td>
               <td data-label="Current Selection">{p.currentSelection ?? (p.selectionHidden ? <em>Hidden</em> : "--")}</td>
             </tr>
           ))}

@@ -5,6 +5,7 @@ import { usePending } from "~/components/usePending";
 import { trackEvent } from "~/lib/analytics.client";
 import { capitalise } from "~/lib/capitalise";
 import type { CompetitionInfo } from "~/models/competition-rows.server";
+import { StatusBadge } from "~/components/Badges";
 
 interface Props {
   competition: CompetitionInfo;
@@ -89,11 +90,7 @@ export function OverviewPanel({
             {currentSelection ? "Edit Team" : "Select Team"}
           </Link>
         ) : null}
-        {eliminated ? (
-          <span className="badge badge-danger">Eliminated</span>
-        ) : isMember && closed ? (
-          <span className="badge badge-muted">Selection Closed</span>
-        ) : null}
+        {eliminated ? <StatusBadge status="Eliminated" /> : isMember && closed ? <StatusBadge status="Selection Closed" /> : null}
       </div>
       {error ? (
         <div className="form-error" role="alert">

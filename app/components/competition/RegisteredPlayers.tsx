@@ -1,5 +1,5 @@
 import { Pager } from "~/components/Pager";
-import { capitalise } from "~/lib/capitalise";
+import { StatusBadge } from "~/components/Badges";
 import type { PlayerRow } from "~/models/competition-detail.server";
 
 interface Props {
@@ -29,7 +29,9 @@ export function RegisteredPlayers({ players, page, pageCount }: Props) {
             {players.map((p) => (
               <tr key={p.userId}>
                 <td data-label="Username">{p.username}</td>
-                <td data-label="Status">{capitalise(p.membershipStatus)}</td>
+                <td data-label="Status">
+                  <StatusBadge status={p.membershipStatus} />
+                </td>
                 <td data-label="Joined Match Day">{p.joinedMatchDay ?? "--"}</td>
               </tr>
             ))}

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { ordinal } from "~/lib/ordinal";
 import { entryNumber, PROGRESS_ROWS, progressPercent, TOP_NOTE_FROM } from "~/lib/scout";
 import { MatchDayPicker } from "./MatchDayPicker";
+import { YouBadge } from "~/components/Badges";
 
 export interface LeaderRow {
   rank: number;
@@ -74,7 +75,7 @@ function Table({
               <td className="scout-rank">{ordinal(r.rank)}</td>
               <th scope="row" className="scout-name">
                 <span className="scout-name-text">{r.displayName}</span>
-                {mine ? <span className="badge badge-info scout-you">You</span> : null}
+                {mine ? <YouBadge /> : null}
                 {bar ? (
                   <span className="scout-progress" aria-hidden="true" data-testid="scout-progress">
                     <span style={{ width: `${progressPercent(r.totalPoints, top)}%` }} />
