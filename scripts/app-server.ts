@@ -231,3 +231,17 @@ export async function startWorker(opts: {
   await stop();
   throw new Error(`wrangler dev did not answer within 90 s:\n${stderr}`);
 }
+
+/**
+ * The scheduler Worker (workers/scheduler, decision 013) under `wrangler dev --test-scheduled`: /__scheduled runs
+ * one tick now, /cdn-cgi/handler/scheduled?time=<ms> one at a chosen time.
+ */
+export function startSchedulerWorker(opts: {
+  port: number;
+  databaseUrl: string;
+  stateDir: string;
+  vars: Record<string, string>;
+  quiet?: boolean;
+}): Promise<Worker> {
+  return startWorker({ ...opts, config: path.join(ROOT, "workers/scheduler/wrangler.toml"), testScheduled: true, readyPath: "/" });
+}

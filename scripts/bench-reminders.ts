@@ -7,6 +7,8 @@
  * PUSH_ENDPOINT_OVERRIDE pointing at that service; one tick is run through /cdn-cgi/handler/scheduled?time= 5 h 59 min before the
  * deadline.
  *
+ * BENCH_EXPLAIN=1 first prints the reminders statement's plan (auto_explain, in a rolled-back transaction).
+ *
  * Printed: the tick's wall time and its reminders job's database time (target <= 2 s), seconds from the tick to
  * the last delivery (target <= 300 s) and deliveries per second, and the deliveries' final states.
  */
@@ -14,7 +16,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ROOT, freePort, startWorker } from "./app-server";
+import { freePort, startSchedulerWorker, type Worker } from "./app-server";
 import { connect, createTestDatabase, startPostgres } from "../tests/support/pg";
 import { startLocalPushService } from "../tests/support/local-push-service";
 
@@ -42,7 +44,7 @@ async function main() {
     "base64url",
   );
   const push = await startLocalPushService({ expectedVapidPublicKey: vapidPublic });
-  let scheduler: Awaited<ReturnType<typeof startWorker>> | undefined;
+  let scheduler: Worker | undefined;
   try {
     let t = performance.now();
     const subscriptions: { endpoint: string; p256dh: string; auth: string }[] = [];
@@ -91,12 +93,31 @@ async function main() {
     await sql`analyze`;
     console.log(`[bench] ${N} players, memberships and subscriptions in ${seconds(performance.now() - t)} s`);
 
-    scheduler = await startWorker({
+    if (process.env.BENCH_EXPLAIN) {
+      // The reminders statement's plan at this size, in a transaction rolled back (the tick below does the real run).
+      const explain = connect(url, {
+        max: 1,
+        onnotice: (n) => console.log(n.message),
+        connection: {
+          session_preload_libraries: "auto_explain",
+          "auto_explain.log_min_duration": "0",
+          "auto_explain.log_analyze": "on",
+          "auto_explain.log_nested_statements": "on",
+          "auto_explain.log_level": "notice",
+        },
+      });
+      await explain
+        .begin(async (tx) => {
+          await tx`select count(*) from private.queue_reminders(${new Date(DEADLINE.getTime() - (5 * 60 + 59) * 60_000)})`;
+          throw new Error("rollback");
+        })
+        .catch(() => {});
+      await explain.end({ timeout: 5 });
+    }
+
+    scheduler = await startSchedulerWorker({
       port: await freePort(),
       databaseUrl: url,
-      config: path.join(ROOT, "workers/scheduler/wrangler.toml"),
-      testScheduled: true,
-      readyPath: "/",
       quiet: true,
       stateDir,
       vars: {

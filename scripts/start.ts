@@ -1,6 +1,6 @@
 /** `npm start`: the embedded database (or DATABASE_URL), migrations, demo data, build, and wrangler dev. */
 import path from "node:path";
-import { ROOT, buildApp, freePort, localVapidKeys, startDatabase, startWorker, workerVars } from "./app-server";
+import { ROOT, buildApp, freePort, localVapidKeys, startDatabase, startSchedulerWorker, startWorker, workerVars } from "./app-server";
 
 const PUSH_VARS = [
   "VAPID_PUBLIC_KEY",
@@ -51,12 +51,9 @@ async function main() {
       stateDir: path.join(dataDir, "wrangler"),
     });
     // The scheduler Worker (cron + push queue). Pushes go to the development outbox unless PUSH_PROVIDER=live.
-    scheduler = await startWorker({
+    scheduler = await startSchedulerWorker({
       port: Number(process.env.SCHEDULER_PORT ?? (await freePort())),
       databaseUrl: db.url,
-      config: path.join(ROOT, "workers/scheduler/wrangler.toml"),
-      testScheduled: true,
-      readyPath: "/",
       vars: {
         ENVIRONMENT: "development",
         PUSH_PROVIDER: process.env.PUSH_PROVIDER ?? "outbox",

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, freePort, localVapidKeys, startWorker, type Worker } from "../../scripts/app-server";
+import { freePort, localVapidKeys, startSchedulerWorker, type Worker } from "../../scripts/app-server";
 import { addMember, createCompetition, createLeague, createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   db = await useTestDatabase();
   stateDir = mkdtempSync(path.join(os.tmpdir(), "footy-scheduler-dev-"));
   const vapid = localVapidKeys(stateDir);
-  scheduler = await startWorker({
+  scheduler = await startSchedulerWorker({
     port: await freePort(),
     databaseUrl: db.url,
     config: path.join(ROOT, "workers/scheduler/wrangler.toml"),
