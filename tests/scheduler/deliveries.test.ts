@@ -5,7 +5,7 @@
  * database and handed to the consumer as a queue batch, so each test controls its messages.
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import worker from "../../workers/scheduler/index";
 import { backoffSeconds } from "../../workers/scheduler/deliver";
 import type { DeliveryMessage } from "../../workers/scheduler/queue";
@@ -85,6 +85,21 @@ describe("push queue consumer", () => {
       expect(await received(player.subscription.endpoint)).toHaveLength(1);
     });
   }
+
+  it("sends to an FCM token through FCM HTTP v1 with the service account", async () => {
+    const player = await subscribedPlayer(sql);
+    const token = `fcm-${crypto.randomUUID()}`;
+    await sql`delete from public.push_subscriptions where user_id = ${player.id}`;
+    await sql`insert into public.push_subscriptions (user_id, kind, fcm_token) values (${player.id}, 'fcm', ${token})`;
+    const id = await queuedDelivery(player.id);
+    await consume([id]);
+    expect(await delivery(id)).toMatchObject({ state: "sent", attempts: 1, last_status: 200 });
+    const res = await fetch(`${inject("fcmServiceUrl")}/__control/received?token=${encodeURIComponent(token)}`);
+    const got = await res.json<{ message: { notification: { title: string; body: string }; data: { link: string } } }[]>();
+    expect(got).toHaveLength(1);
+    expect(got[0].message.notification).toEqual({ title: "FootyCoach", body: "Final reminder: team selection closes in 3 hours." });
+    expect(got[0].message.data.link).toBe("http://footycoach.test/dashboard");
+  });
 
   it("backs off 30 s doubling to 15 minutes, or longer when the service's Retry-After says so", () => {
     expect([1, 2, 3, 6, 9].map((attempts) => backoffSeconds(attempts, null))).toEqual([30, 60, 120, 900, 900]);
