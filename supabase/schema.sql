@@ -3032,27 +3032,35 @@ begin
     with touched as (
       select distinct e.league, e.season, e.match_day, e.user_id
         from pg_temp.scout_entry_changes c join public.scout_entries e on e.id = c.entry_id
-    ), cand as (
-      select e.league, e.season, e.match_day, e.user_id, e.id, e.entry_index, e.created_at,
+    ), ranked as (
+      -- each entry of a touched (player, match day) with its rank before (stored totals) and after (+ change);
+      -- one pass, no join of the two bests (the planner misjudged that join's size and ran it as a nested loop)
+      select e.league, e.season, e.match_day, e.user_id, e.entry_index,
              e.total_points as old_p, e.exact_count as old_e,
-             e.total_points + coalesce(c.d_points, 0) as new_p, e.exact_count + coalesce(c.d_exact, 0) as new_e
+             e.total_points + coalesce(c.d_points, 0) as new_p, e.exact_count + coalesce(c.d_exact, 0) as new_e,
+             pg_catalog.row_number() over (partition by e.league, e.season, e.match_day, e.user_id
+                                           order by e.total_points desc, e.exact_count desc, e.created_at, e.id) as old_rank,
+             pg_catalog.row_number() over (partition by e.league, e.season, e.match_day, e.user_id
+                                           order by e.total_points + coalesce(c.d_points, 0) desc,
+                                                    e.exact_count + coalesce(c.d_exact, 0) desc, e.created_at, e.id) as new_rank
         from touched t
         join public.scout_entries e
           on e.user_id = t.user_id and e.league = t.league and e.season = t.season and e.match_day = t.match_day
         left join pg_temp.scout_entry_changes c on c.entry_id = e.id
-    ), old_best as (
-      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, old_p, old_e
-        from cand order by league, season, match_day, user_id, old_p desc, old_e desc, created_at, id
-    ), new_best as (
-      select distinct on (league, season, match_day, user_id) league, season, match_day, user_id, new_p, new_e, entry_index
-        from cand order by league, season, match_day, user_id, new_p desc, new_e desc, created_at, id
+    ), per_day as (
+      select r.league, r.season, r.match_day, r.user_id,
+             max(r.new_p) filter (where r.new_rank = 1) - max(r.old_p) filter (where r.old_rank = 1) as d_points,
+             max(r.new_e) filter (where r.new_rank = 1) - max(r.old_e) filter (where r.old_rank = 1) as d_exact,
+             max(r.entry_index) filter (where r.new_rank = 1) as entry_index
+        from ranked r
+       group by r.league, r.season, r.match_day, r.user_id
     ), delta as (
-      select n.league, n.season, n.user_id,
-             sum(n.new_p - o.old_p)::integer as d_points, sum(n.new_e - o.old_e)::integer as d_exact,
-             max(n.match_day) as match_day,
-             (pg_catalog.array_agg(n.entry_index order by n.match_day desc))[1] as entry_index
-        from new_best n join old_best o using (league, season, match_day, user_id)
-       group by n.league, n.season, n.user_id
+      select p.league, p.season, p.user_id,
+             sum(p.d_points)::integer as d_points, sum(p.d_exact)::integer as d_exact,
+             max(p.match_day) as match_day,
+             (pg_catalog.array_agg(p.entry_index order by p.match_day desc))[1] as entry_index
+        from per_day p
+       group by p.league, p.season, p.user_id
     )
     update public.scout_season_totals s
        set total_points = s.total_points + d.d_points,
