@@ -1,7 +1,8 @@
 -- Scout scoring (decision 015) at 100,000 players: the season-totals step joined the best entry before and after
 -- of every touched (player, match day), and the planner, misjudging that join at one row, ran it as a nested
--- loop (450 million comparisons at 30,000 players: 70 s). Both bests now come from one ranked pass. Same
--- results; only private.score_scout_fixtures changes.
+-- loop (450 million comparisons at 30,000 players: 70 s). Both bests now come from one ranked pass. And each
+-- entry's change now comes from the rewritten predictions (old and new points), not from re-summing every touched
+-- entry's predictions. Same results; only private.score_scout_fixtures changes.
 
 create or replace function private.score_scout_fixtures(p_fixture_ids bigint[]) returns integer
   language plpgsql
@@ -23,33 +24,32 @@ begin
     from (select distinct f.league, f.season from public.fixtures f where f.id = any (p_fixture_ids)) k;
   perform private.lock_scout_competitions(v_leagues, v_seasons);
 
-  -- 1. Re-score (only predictions whose points change are written), then each touched entry's new sums next to
-  -- its stored ones: the change drives the season totals below.
+  -- 1. Re-score (only predictions whose points change are written) and keep each touched entry's change: it
+  -- drives the season totals below.
   create temporary table if not exists scout_entry_changes (
-    entry_id uuid primary key, d_points integer not null, d_exact integer not null
+    entry_id uuid primary key, d_points integer not null, d_exact integer not null, n_predictions integer not null
   ) on commit drop;
   delete from pg_temp.scout_entry_changes;
-  with changed as (
+  -- The change of each touched entry comes from the rewritten rows themselves (old and new points side by side),
+  -- so entries are not re-summed from their predictions.
+  with scored as (
+    select q.ctid as row_id, q.points_awarded as old_points, q.exact as old_exact,
+           private.scout_points(q.home_goals, q.away_goals, f.status, f.home_score, f.away_score) as new_points
+      from public.scout_predictions q
+      join public.fixtures f on f.id = q.fixture_id
+     where q.fixture_id = any (p_fixture_ids)
+  ), changed as (
     update public.scout_predictions p
-       set points_awarded = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score),
-           exact = private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score) = 5
-      from public.fixtures f
-     where f.id = p.fixture_id and p.fixture_id = any (p_fixture_ids)
-       and p.points_awarded <> private.scout_points(p.home_goals, p.away_goals, f.status, f.home_score, f.away_score)
-    returning p.scout_entry_id
+       set points_awarded = s.new_points, exact = s.new_points = 5
+      from scored s
+     where p.ctid = s.row_id and s.new_points <> s.old_points
+    returning p.scout_entry_id, s.new_points - s.old_points as d_points, (s.new_points = 5)::integer - s.old_exact::integer as d_exact
   )
-  insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact)
-  select distinct c.scout_entry_id, 0, 0 from changed c;
-  get diagnostics v_changed = row_count;
+  insert into pg_temp.scout_entry_changes (entry_id, d_points, d_exact, n_predictions)
+  select c.scout_entry_id, sum(c.d_points)::integer, sum(c.d_exact)::integer, count(*)::integer
+    from changed c group by c.scout_entry_id;
+  select coalesce(sum(c.n_predictions), 0)::integer into v_changed from pg_temp.scout_entry_changes c;
   analyze pg_temp.scout_entry_changes;  -- a new temporary table has no statistics: plan the joins below on real counts
-  -- (the update's new points are visible from the next statement on)
-  update pg_temp.scout_entry_changes c
-     set d_points = s.points - e.total_points, d_exact = s.exact - e.exact_count
-    from public.scout_entries e,
-         lateral (select coalesce(sum(p.points_awarded), 0)::integer as points,
-                         (count(*) filter (where p.exact))::integer as exact
-                    from public.scout_predictions p where p.scout_entry_id = e.id) s
-   where e.id = c.entry_id;
 
   if v_changed > 0 then
     -- 2. Season totals: players without a row yet (entries not made through redeem) get one built in full.
