@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, localVapidKeys, startSchedulerWorker, type Worker } from "../../scripts/app-server";
 import { addMember, createCompetition, createLeague, createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
+import type { OutboxPush } from "../../app/mail.server";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 let scheduler: Worker;
@@ -22,9 +23,6 @@ beforeAll(async () => {
   scheduler = await startSchedulerWorker({
     port: await freePort(),
     databaseUrl: db.url,
-    config: path.join(ROOT, "workers/scheduler/wrangler.toml"),
-    testScheduled: true,
-    readyPath: "/",
     quiet: true,
     stateDir,
     vars: {
@@ -71,7 +69,7 @@ describe("the scheduler under wrangler dev", () => {
     const outboxDb = { service: (fn: (sql: typeof db.sql) => Promise<unknown>) => fn(db.sql) } as unknown as Parameters<
       typeof readPushOutbox
     >[0];
-    let pushes: Awaited<ReturnType<typeof readPushOutbox>> = [];
+    let pushes: readonly OutboxPush[] = [];
     for (let i = 0; i < 100 && pushes.length === 0; i++) {
       pushes = await readPushOutbox(outboxDb);
       if (pushes.length === 0) await new Promise((r) => setTimeout(r, 200));
