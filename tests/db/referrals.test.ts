@@ -51,13 +51,14 @@ const counts = async (userId: string) => {
 describe("referral codes", () => {
   it("every profile gets a unique code of 8 upper-case letters and digits", async () => {
     const players = await Promise.all([1, 2, 3, 4, 5].map(() => createPlayer(sql)));
-    const rows = await sql<{ code: string }[]>`
-      select referral_code as code from public.profiles where id in ${sql(players.map((p) => p.id))}`;
+    const rows = await sql<{ id: string; code: string }[]>`
+      select id, referral_code as code from public.profiles where id in ${sql(players.map((p) => p.id))}`;
     for (const r of rows) expect(r.code).toMatch(/^[A-Z0-9]{8}$/);
     expect(new Set(rows.map((r) => r.code)).size).toBe(5);
     const p = players[0];
+    const another = rows.find((r) => r.id !== p.id)!; // rows come in no particular order
     expect(
-      await errorCode(sql`update public.profiles set referral_code = ${rows[1].code} where id = ${p.id}`),
+      await errorCode(sql`update public.profiles set referral_code = ${another.code} where id = ${p.id}`),
       "a duplicate code is refused",
     ).toBe("23505");
     expect(await errorCode(sql`update public.profiles set referral_code = 'abcdefgh' where id = ${p.id}`)).toBe("23514");
