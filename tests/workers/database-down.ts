@@ -29,7 +29,9 @@ export default async function setup() {
     });
   });
   await new Promise<void>((resolve) => server.listen(DOWN_DB_PORT, "127.0.0.1", resolve));
-  return async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+  // Never closed: miniflare's local Hyperdrive may still connect while the run winds down, and a refused
+  // connection there is an unhandled error that fails the run. Unreferenced, it does not keep the process alive.
+  return () => {
+    server.unref();
   };
 }
