@@ -6,6 +6,7 @@
 import net from "node:net";
 import type { TestProject } from "vitest/node";
 import { connect, createTestDatabase, prepareTemplate, startPostgres, TEMPLATE_DB, type DbKind } from "../support/pg";
+import { tolerateProxySocketErrorsFromNowOn } from "../support/teardown-socket-guard";
 import { SCHEDULER_DB_NAME, SCHEDULER_DB_PORT } from "./ports";
 
 declare module "vitest" {
@@ -30,15 +31,19 @@ export default async function setup(project: TestProject) {
   } else {
     target = new URL(await createTestDatabase(server.url, { templateDump: template.templateDump }));
   }
+  // The far side of every relayed connection is miniflare's local Hyperdrive, which has no handler for a reset
+  // connection: an RST from here fails the whole run. So the relay only ever closes towards it gracefully (FIN).
+  const clients = new Set<net.Socket>();
   const relay = net.createServer((client) => {
+    clients.add(client);
     const upstream = net.connect(Number(target.port), target.hostname);
     client.pipe(upstream).pipe(client);
-    const close = () => {
-      client.destroy();
+    upstream.on("error", () => client.end());
+    client.on("error", () => upstream.destroy());
+    client.on("close", () => {
+      clients.delete(client);
       upstream.destroy();
-    };
-    client.on("error", close);
-    upstream.on("error", close);
+    });
   });
   await new Promise<void>((resolve, reject) => {
     relay.once("error", reject);
@@ -49,10 +54,12 @@ export default async function setup(project: TestProject) {
   );
   project.provide("schedulerDbKind", server.kind);
   return async () => {
-    // The relay keeps listening (unreferenced): miniflare's local Hyperdrive may still connect while the run winds
-    // down, and a refused connection there is an unhandled error that fails the run. Once the server is gone the
-    // relay closes such a connection itself.
+    tolerateProxySocketErrorsFromNowOn();
+    // Unreferenced and still listening: a connection miniflare opens while the run winds down must not be refused
+    // (also an unhandled error there). Open ones are ended gracefully before the server goes.
     relay.unref();
+    for (const client of clients) client.end();
+    await new Promise((r) => setTimeout(r, 300));
     await template.cleanup();
     await server.stop();
   };

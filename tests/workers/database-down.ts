@@ -4,6 +4,7 @@
  * PostgreSQL server sends while it cannot accept connections (SQLSTATE 57P03), then closes.
  */
 import net from "node:net";
+import { tolerateProxySocketErrorsFromNowOn } from "../support/teardown-socket-guard";
 
 // Below the ephemeral range (32768 and up), so an outgoing connection never holds it.
 export const DOWN_DB_PORT = 29399;
@@ -32,6 +33,7 @@ export default async function setup() {
   // Never closed: miniflare's local Hyperdrive may still connect while the run winds down, and a refused
   // connection there is an unhandled error that fails the run. Unreferenced, it does not keep the process alive.
   return () => {
+    tolerateProxySocketErrorsFromNowOn();
     server.unref();
   };
 }
