@@ -16,30 +16,31 @@
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
 --                      advance_scout_competitions, after_fixture_change, authenticate,
 --                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
---                      close_due_registrations, competition_leagues, competition_registration_key,
---                      competition_seasons, competition_types, competitions_before_write, create_competition,
---                      create_private_competition, csv_text, delete_push_subscription, disable_notifications,
---                      drain_scout_scoring_queue, eligible_teams, finish_job_run,
---                      fixtures_queue_scout_scoring, fixtures_refresh_matchdays, fixtures_refresh_stats,
---                      get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
---                      get_scout_leaderboard_season, get_scout_leaderboard_season_player,
---                      grant_footycoach_tickets_for_competition, grant_footycoach_tickets_for_profile,
---                      handle_referral_signup, is_admin, is_https_url, is_team_name, join_competition,
---                      knockout_status, local_today, lock_competition, lock_competition_of_row,
---                      lock_competitions_of, lock_competitions_of_many, lock_scout_competitions,
---                      matchdays_sync_competitions, player_names_sync_sort_name, process_competition,
---                      process_due_matchdays, profiles_before_insert, profiles_check_age,
---                      profiles_protect_columns, profiles_sync_player_name, queue_reminders, random_code,
---                      record_push_outcomes, redeem_ticket_for_entry, refresh_matchday,
---                      refresh_membership_stats, refresh_memberships, refresh_scout_season_totals,
---                      registration_is_open, registration_state, reprocess_competition, require_admin,
---                      rerank_competition, save_fixture_result, save_push_subscription,
---                      save_scout_predictions, save_team_selection, score_scout_fixtures, score_scout_sweep,
---                      scout_display_name, scout_entries_before_write, scout_points, set_fixture_postponed,
---                      set_player_selection, set_updated_at, stranded_push_deliveries,
---                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
---                      unregister_competition, upsert_fixtures, user_selections_before_write,
---                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
+--                      clean_scheduler_history, close_due_registrations, competition_leagues,
+--                      competition_registration_key, competition_seasons, competition_types,
+--                      competitions_before_write, create_competition, create_private_competition, csv_text,
+--                      delete_push_subscription, disable_notifications, drain_scout_scoring_queue,
+--                      eligible_teams, finish_job_run, fixtures_queue_scout_scoring,
+--                      fixtures_refresh_matchdays, fixtures_refresh_stats, get_scout_leaderboard_matchday,
+--                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
+--                      get_scout_leaderboard_season_player, grant_footycoach_tickets_for_competition,
+--                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
+--                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
+--                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
+--                      lock_scout_competitions, matchdays_sync_competitions, player_names_sync_sort_name,
+--                      process_competition, process_due_matchdays, profiles_before_insert,
+--                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name,
+--                      queue_reminders, random_code, record_push_outcomes, redeem_ticket_for_entry,
+--                      refresh_matchday, refresh_membership_stats, refresh_memberships,
+--                      refresh_scout_season_totals, registration_is_open, registration_state,
+--                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
+--                      save_push_subscription, save_scout_predictions, save_team_selection,
+--                      score_scout_fixtures, score_scout_sweep, scout_display_name,
+--                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
+--                      set_updated_at, stranded_push_deliveries, team_selections_before_write,
+--                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
+--                      user_selections_before_write, user_selections_player_count, user_selections_rerank,
+--                      user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
 --                  scout_entries, scout_predictions, scout_season_totals, team_selections, tickets,
@@ -382,7 +383,7 @@ CREATE TABLE private.job_runs (
     started_at timestamp with time zone DEFAULT now() NOT NULL,
     finished_at timestamp with time zone,
     result jsonb,
-    CONSTRAINT job_runs_job_check CHECK ((job = ANY (ARRAY['reminders'::text, 'matchdays'::text, 'scout_sweep'::text, 'deliveries'::text])))
+    CONSTRAINT job_runs_job_check CHECK ((job = ANY (ARRAY['reminders'::text, 'matchdays'::text, 'scout_sweep'::text, 'cleanup'::text])))
 );
 
 --
@@ -781,6 +782,35 @@ $$;
 
 REVOKE ALL ON FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.claim_push_deliveries(p_ids bigint[], p_now timestamp with time zone) TO service_role;
+
+--
+-- Name: clean_scheduler_history(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.clean_scheduler_history(p_now timestamp with time zone) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_deliveries integer;
+  v_reminders integer;
+begin
+  delete from private.push_deliveries
+   where created_at < p_now - interval '90 days' and state in ('sent', 'failed', 'gone');
+  get diagnostics v_deliveries = row_count;
+  delete from private.reminders_sent where sent_at < p_now - interval '90 days';
+  get diagnostics v_reminders = row_count;
+  delete from private.job_runs where scheduled_at < p_now - interval '30 days';
+  return v_deliveries + v_reminders;
+end
+$$;
+
+--
+-- Name: FUNCTION clean_scheduler_history(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.clean_scheduler_history(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.clean_scheduler_history(p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: close_due_registrations(); Type: FUNCTION; Schema: private

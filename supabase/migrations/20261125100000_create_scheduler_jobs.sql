@@ -14,7 +14,7 @@ create table private.job_runs (
   finished_at timestamptz,
   result jsonb,
   constraint job_runs_pkey primary key (job, scheduled_at),
-  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'deliveries'))
+  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'cleanup'))
 );
 
 -- No foreign keys on the ledger and the deliveries: at 100,000 reminders a tick would spend most of its time in
@@ -209,7 +209,27 @@ as $$
    where u.state = 'gone' and s.id = u.subscription_id
 $$;
 
+-- History kept 90 days (job runs 30): every deadline it refers to has long passed, so nothing can be sent again.
+create function private.clean_scheduler_history(p_now timestamptz) returns integer
+  language plpgsql
+  set search_path = ''
+as $$
+declare
+  v_deliveries integer;
+  v_reminders integer;
+begin
+  delete from private.push_deliveries
+   where created_at < p_now - interval '90 days' and state in ('sent', 'failed', 'gone');
+  get diagnostics v_deliveries = row_count;
+  delete from private.reminders_sent where sent_at < p_now - interval '90 days';
+  get diagnostics v_reminders = row_count;
+  delete from private.job_runs where scheduled_at < p_now - interval '30 days';
+  return v_deliveries + v_reminders;
+end
+$$;
+
 revoke all on function private.claim_job_run(text, timestamptz) from public;
+revoke all on function private.clean_scheduler_history(timestamptz) from public;
 revoke all on function private.finish_job_run(text, timestamptz, jsonb) from public;
 revoke all on function private.queue_reminders(timestamptz) from public;
 revoke all on function private.stranded_push_deliveries(timestamptz) from public;
@@ -217,4 +237,5 @@ revoke all on function private.claim_push_deliveries(bigint[], timestamptz) from
 revoke all on function private.record_push_outcomes(jsonb, timestamptz) from public;
 grant execute on function private.claim_job_run(text, timestamptz), private.finish_job_run(text, timestamptz, jsonb),
   private.queue_reminders(timestamptz), private.stranded_push_deliveries(timestamptz),
-  private.claim_push_deliveries(bigint[], timestamptz), private.record_push_outcomes(jsonb, timestamptz) to service_role;
+  private.claim_push_deliveries(bigint[], timestamptz), private.record_push_outcomes(jsonb, timestamptz),
+  private.clean_scheduler_history(timestamptz) to service_role;

@@ -153,6 +153,33 @@ describe("reminder ticks", () => {
   });
 });
 
+describe("cleanup job", () => {
+  it("removes finished deliveries and reminders older than 90 days, and job runs older than 30", async () => {
+    const player = await subscribedPlayer(sql);
+    const at = week(6);
+    const old = new Date(at.getTime() - 91 * 24 * HOUR);
+    const recent = new Date(at.getTime() - 89 * 24 * HOUR);
+    const { competition } = await leagueWithCompetition(sql, week(5));
+    await sql`insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+              values (${player.id}, ${competition.id}, 1, '6h', ${old}), (${player.id}, ${competition.id}, 1, '3h', ${recent})`;
+    await sql`insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, state, created_at)
+              select ${player.id}, s.id, k.kind, 'FootyCoach', 'old', '/dashboard', k.state, k.at
+                from public.push_subscriptions s,
+                     (values ('6h', 'sent', ${old}::timestamptz), ('6h', 'queued', ${old}::timestamptz), ('3h', 'sent', ${recent}::timestamptz)) k(kind, state, at)
+               where s.user_id = ${player.id}`;
+    await tick(at);
+    expect((await reminders(player.id)).map((r) => r.kind)).toEqual(["3h"]);
+    const left = await sql<
+      { state: string }[]
+    >`select state from private.push_deliveries where user_id = ${player.id} order by created_at, state`;
+    expect(left.map((d) => d.state)).toEqual(["queued", "sent"]); // an unfinished one is never dropped
+    const [{ n }] = await sql<{ n: number }[]>`
+      select count(*)::int as n from private.job_runs where scheduled_at < ${new Date(at.getTime() - 30 * 24 * HOUR)}`;
+    expect(n).toBe(0);
+    await sql`delete from private.push_deliveries where user_id = ${player.id} and state = 'queued'`;
+  });
+});
+
 describe("match-day job", () => {
   it("closes registration at the start match day's deadline though no result was entered", async () => {
     const { competition, deadline } = await leagueWithCompetition(sql, week(4), { registrationStatus: "open" });

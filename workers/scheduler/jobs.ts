@@ -3,7 +3,7 @@ import { atTime, connect, type Sql } from "./db";
 import type { SchedulerEnv } from "./env";
 import { enqueueDeliveries } from "./queue";
 
-export type JobName = "matchdays" | "scout_sweep" | "reminders";
+export type JobName = "matchdays" | "scout_sweep" | "reminders" | "cleanup";
 export type JobResult =
   { job: JobName; status: "done"; result: Record<string, number> } | { job: JobName; status: "skipped" | "failed"; error?: string };
 
@@ -70,6 +70,14 @@ export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Dat
       const rows = await tx<{ delivery_id: string }[]>`select delivery_id from private.queue_reminders(${now})`;
       newDeliveries = rows.map((r) => Number(r.delivery_id));
       return { deliveries: rows.length };
+    }),
+  );
+
+  // History older than 90 days (30 for job runs): its deadlines have long passed.
+  jobs.push(
+    await runJob(sql, now, scheduledAt, "cleanup", async (tx) => {
+      const [{ n }] = await tx<{ n: number }[]>`select private.clean_scheduler_history(${now}) as n`;
+      return { removed: n };
     }),
   );
 
