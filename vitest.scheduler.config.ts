@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from "node:crypto";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { generateVapidKeys } from "./scripts/vapid-keys";
 import { defineConfig } from "vitest/config";
 import { SCHEDULER_DB_PORT, SCHEDULER_DB_NAME } from "./tests/scheduler/ports";
 import { WEB_PUSH_SERVER_PORT, FCM_SERVER_PORT, FCM_TEST_PROJECT } from "./tests/scheduler/ports";
@@ -22,16 +23,9 @@ const serviceAccount = JSON.stringify({
 });
 process.env.SCHEDULER_TEST_FCM_SERVICE_ACCOUNT = serviceAccount;
 
-// The application server's VAPID key pair of the run (P-256): public as the 65-byte point, private as the
-// 32-byte scalar, both base64url (the formats `web-push generate-vapid-keys` prints).
-const vapid = generateKeyPairSync("ec", { namedCurve: "P-256" });
-const vapidJwk = vapid.privateKey.export({ format: "jwk" });
-const vapidPublic = Buffer.concat([
-  Buffer.from([4]),
-  Buffer.from(vapidJwk.x!, "base64url"),
-  Buffer.from(vapidJwk.y!, "base64url"),
-]).toString("base64url");
-process.env.SCHEDULER_TEST_VAPID_PUBLIC_KEY = vapidPublic;
+// The application server's VAPID key pair of the run.
+const vapid = generateVapidKeys();
+process.env.SCHEDULER_TEST_VAPID_PUBLIC_KEY = vapid.publicKey;
 
 export default defineConfig({
   plugins: [
@@ -46,8 +40,8 @@ export default defineConfig({
           PUSH_ENDPOINT_OVERRIDE: `http://127.0.0.1:${WEB_PUSH_SERVER_PORT}`,
           FCM_API_URL: `http://127.0.0.1:${FCM_SERVER_PORT}`,
           FCM_SERVICE_ACCOUNT: serviceAccount,
-          VAPID_PUBLIC_KEY: vapidPublic,
-          VAPID_PRIVATE_KEY: vapidJwk.d!,
+          VAPID_PUBLIC_KEY: vapid.publicKey,
+          VAPID_PRIVATE_KEY: vapid.privateKey,
           VAPID_SUBJECT: "mailto:ops@footycoach.test",
         },
         hyperdrives: { HYPERDRIVE: `postgres://postgres:postgres@127.0.0.1:${SCHEDULER_DB_PORT}/${SCHEDULER_DB_NAME}` },

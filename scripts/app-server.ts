@@ -6,11 +6,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { migrate } from "./db/migrate";
 import { seedDemo } from "./db/seed";
 import { freePort } from "./free-port";
+import { generateVapidKeys } from "./vapid-keys";
 
 export { freePort };
 
@@ -98,13 +99,7 @@ export function workerVars(dataDir: string, environment: "development" | "test",
 export function localVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, "vapid-keys.json");
-  if (!existsSync(file)) {
-    const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
-    const publicKey = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, "base64url"), Buffer.from(jwk.y!, "base64url")]).toString(
-      "base64url",
-    );
-    writeFileSync(file, JSON.stringify({ publicKey, privateKey: jwk.d }), { mode: 0o600 });
-  }
+  if (!existsSync(file)) writeFileSync(file, JSON.stringify(generateVapidKeys()), { mode: 0o600 });
   return JSON.parse(readFileSync(file, "utf8")) as { publicKey: string; privateKey: string };
 }
 

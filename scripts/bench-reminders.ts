@@ -12,11 +12,11 @@
  * Printed: the tick's wall time and its reminders job's database time (target <= 2 s), seconds from the tick to
  * the last delivery (target <= 300 s) and deliveries per second, and the deliveries' final states.
  */
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startSchedulerWorker, type Worker } from "./app-server";
+import { generateVapidKeys } from "./vapid-keys";
 import { connect, createTestDatabase, startPostgres } from "../tests/support/pg";
 import { startLocalPushService } from "../tests/support/local-push-service";
 
@@ -39,11 +39,8 @@ async function main() {
   const url = await createTestDatabase(server.url);
   const sql = connect(url, { max: 4 });
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "footy-bench-reminders-"));
-  const jwk = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
-  const vapidPublic = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, "base64url"), Buffer.from(jwk.y!, "base64url")]).toString(
-    "base64url",
-  );
-  const push = await startLocalPushService({ expectedVapidPublicKey: vapidPublic });
+  const vapid = generateVapidKeys();
+  const push = await startLocalPushService({ expectedVapidPublicKey: vapid.publicKey });
   let scheduler: Worker | undefined;
   try {
     let t = performance.now();
@@ -124,8 +121,8 @@ async function main() {
         ENVIRONMENT: "development",
         PUSH_PROVIDER: "live",
         APP_URL: "http://127.0.0.1:8787",
-        VAPID_PUBLIC_KEY: vapidPublic,
-        VAPID_PRIVATE_KEY: jwk.d!,
+        VAPID_PUBLIC_KEY: vapid.publicKey,
+        VAPID_PRIVATE_KEY: vapid.privateKey,
         PUSH_ENDPOINT_OVERRIDE: push.url,
       },
     });

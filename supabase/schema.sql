@@ -12,7 +12,7 @@
 -- Contents
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
---   private tables: job_runs, push_deliveries, reminders_sent, scout_scoring_queue
+--   private tables: job_runs, push_deliveries, scout_scoring_queue
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
 --                      advance_scout_competitions, after_fixture_change, authenticate,
 --                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
@@ -46,16 +46,16 @@
 --                  scout_entries, scout_predictions, scout_season_totals, team_selections, tickets,
 --                  user_selections
 --   public views: knockout_leaderboard_view, user_competition_stats_view
---   public functions: admin_create_competition, app_now, competition_registration_key,
---                     create_private_competition, default_prize, default_total_match_days,
---                     delete_push_subscription, disable_notifications, get_eligible_teams,
---                     get_scout_leaderboard_matchday, get_scout_leaderboard_matchday_player,
---                     get_scout_leaderboard_season, get_scout_leaderboard_season_player, get_scout_state,
---                     handle_referral_signup, join_competition, knockout_leaderboard_page,
---                     knockout_leaderboard_position, matchday_closed, matchday_deadline,
---                     matchday_deadline_passed, process_due_matchdays, redeem_ticket_for_entry,
---                     registration_state, save_fixture_result, save_push_subscription,
---                     save_scout_predictions, save_team_selection, score_scout_sweep,
+--   public functions: admin_create_competition, app_now, competition_picks_open,
+--                     competition_registration_key, create_private_competition, default_prize,
+--                     default_total_match_days, delete_push_subscription, disable_notifications,
+--                     get_eligible_teams, get_scout_leaderboard_matchday,
+--                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
+--                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
+--                     join_competition, knockout_leaderboard_page, knockout_leaderboard_position,
+--                     matchday_closed, matchday_deadline, matchday_deadline_passed, process_due_matchdays,
+--                     redeem_ticket_for_entry, registration_state, save_fixture_result,
+--                     save_push_subscription, save_scout_predictions, save_team_selection, score_scout_sweep,
 --                     season_leaderboard_page, season_leaderboard_position, selection_open,
 --                     set_fixture_postponed, set_player_selection, unregister_competition, upsert_fixtures
 
@@ -467,38 +467,6 @@ ALTER TABLE private.push_deliveries ENABLE ROW LEVEL SECURITY;
 GRANT ALL ON TABLE private.push_deliveries TO service_role;
 
 --
--- Name: reminders_sent; Type: TABLE; Schema: private
---
-
-CREATE TABLE private.reminders_sent (
-    user_id uuid NOT NULL,
-    competition_id uuid NOT NULL,
-    match_day integer NOT NULL,
-    kind text NOT NULL,
-    sent_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
-    CONSTRAINT reminders_sent_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text])))
-);
-
---
--- Name: reminders_sent reminders_sent_pkey; Type: CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.reminders_sent
-    ADD CONSTRAINT reminders_sent_pkey PRIMARY KEY (user_id, competition_id, match_day, kind);
-
---
--- Name: reminders_sent; Type: ROW SECURITY; Schema: private
---
-
-ALTER TABLE private.reminders_sent ENABLE ROW LEVEL SECURITY;
-
---
--- Name: TABLE reminders_sent; Type: ACL; Schema: private
---
-
-GRANT ALL ON TABLE private.reminders_sent TO service_role;
-
---
 -- Name: scout_scoring_queue; Type: TABLE; Schema: private
 --
 
@@ -798,7 +766,7 @@ begin
   delete from private.push_deliveries
    where created_at < p_now - interval '90 days' and state in ('sent', 'failed', 'gone');
   get diagnostics v_deliveries = row_count;
-  delete from private.reminders_sent where sent_at < p_now - interval '90 days';
+  delete from public.reminder_log where sent_at < p_now - interval '90 days';
   get diagnostics v_reminders = row_count;
   delete from private.job_runs where scheduled_at < p_now - interval '30 days';
   return v_deliveries + v_reminders;
@@ -2182,26 +2150,31 @@ CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS 
     SET search_path TO ''
     AS $$
   with due as (
-    select m.league, m.season, m.match_day, m.first_kickoff_time - interval '1 hour' as deadline,
-           case when m.first_kickoff_time - interval '1 hour' - interval '3 hours' <= p_now then '3h' else '6h' end as kind
+    select m.league, m.season, m.match_day, d.deadline,
+           case when d.deadline - interval '3 hours' <= p_now then '3h' else '6h' end as kind
       from public.matchdays m
-     where m.first_kickoff_time - interval '1 hour' > p_now
-       and m.first_kickoff_time - interval '1 hour' <= p_now + interval '6 hours'
+      cross join lateral (select public.matchday_deadline(m.league, m.season, m.match_day) as deadline) d
+     where d.deadline > p_now and d.deadline <= p_now + interval '6 hours'
   ),
-  targets as (
-    select us.user_id, c.id as competition_id, c.name, d.match_day, d.kind, d.deadline
+  open_competitions as materialized (
+    select c.id, c.name, d.match_day, d.kind, d.deadline
       from due d
       join public.competitions c
         on c.league = d.league and c.season = d.season and c.current_match_day = d.match_day
-       and c.status = 'active' and c.type in ('knockout', 'season')
-      join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+     where c.type in ('knockout', 'season')
+       and public.competition_picks_open(c.status, c.registration_status, c.league, c.season, c.current_match_day)
+  ),
+  targets as (
+    select us.user_id, oc.id as competition_id, oc.name, oc.match_day, oc.kind, oc.deadline, p.time_zone
+      from open_competitions oc
+      join public.user_selections us on us.competition_id = oc.id and us.status = 'active'
       join public.profiles p on p.id = us.user_id and p.notifications_enabled
      where exists (select 1 from public.push_subscriptions s where s.user_id = us.user_id)
        and not exists (select 1 from public.team_selections t
-                        where t.competition_id = c.id and t.user_id = us.user_id and t.match_day = d.match_day)
+                        where t.competition_id = oc.id and t.user_id = us.user_id and t.match_day = oc.match_day)
   ),
   recorded as (
-    insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+    insert into public.reminder_log (user_id, competition_id, match_day, kind, sent_at)
     select t.user_id, t.competition_id, t.match_day, t.kind, p_now from targets t
     on conflict do nothing
     returning user_id, competition_id, kind
@@ -2218,8 +2191,7 @@ CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS 
            coalesce(min(z.name), 'UTC') as zone
       from recorded r
       join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
-      join public.profiles p on p.id = r.user_id
-      left join zones z on z.name = p.time_zone
+      left join zones z on z.name = t.time_zone
      group by r.user_id, r.kind
   ),
   messages as (
@@ -5860,7 +5832,7 @@ CREATE VIEW public.user_competition_stats_view WITH (security_invoker='true') AS
     ((us.user_id IS DISTINCT FROM ( SELECT auth.uid() AS uid)) AND (NOT public.matchday_deadline_passed(c.league, c.season, c.current_match_day))) AS selection_hidden,
         CASE
             WHEN (us.status = 'eliminated'::text) THEN 'eliminated'::text
-            WHEN ((us.status <> 'active'::text) OR (c.status <> 'active'::text) OR (c.registration_status = 'completed'::text) OR (NOT public.selection_open(c.league, c.season, c.current_match_day))) THEN 'closed'::text
+            WHEN ((us.status <> 'active'::text) OR (NOT public.competition_picks_open(c.status, c.registration_status, c.league, c.season, c.current_match_day))) THEN 'closed'::text
             ELSE 'active'::text
         END AS selection_status
    FROM ((((((public.user_selections us
@@ -5917,6 +5889,32 @@ $$;
 --
 
 COMMENT ON FUNCTION public.app_now() IS 'The application clock: current_setting(''app.now'') when set for the transaction, else now().';
+
+--
+-- Name: competition_picks_open(text, text, text, text, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select p_status = 'active' and p_registration_status <> 'completed'
+         and public.selection_open(p_league, p_season, p_current_match_day)
+$$;
+
+--
+-- Name: FUNCTION competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer); Type: COMMENT; Schema: public
+--
+
+COMMENT ON FUNCTION public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) IS 'A competition''s active members may pick now: the competition is active, not completed, and selection_open() for its current match day. The one home of the rule.';
+
+--
+-- Name: FUNCTION competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) TO authenticated;
+GRANT ALL ON FUNCTION public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) TO service_role;
 
 --
 -- Name: competition_registration_key(uuid); Type: FUNCTION; Schema: public

@@ -1,8 +1,8 @@
--- The scheduler Worker's tables and functions (issue 12, decision 013): job runs, the reminder ledger, push
--- messages and their deliveries. Everything here runs on the server's service path (the scheduler connects as
--- the database owner); no API role gets any of it.
+-- The scheduler Worker's tables and functions (issue 12, decision 013): job runs and push deliveries, and the
+-- functions that fill the reminder ledger (public.reminder_log, migration 20261122001300). Everything here runs on
+-- the server's service path (the scheduler connects as the database owner); no API role gets any of it.
 --
--- Exactly once: a reminder is a row of private.reminders_sent keyed by (player, competition, match day, kind),
+-- Exactly once: a reminder is a row of public.reminder_log keyed by (player, competition, match day, kind),
 -- inserted with ON CONFLICT DO NOTHING, so overlapping, repeated or late ticks cannot send it twice; a tick
 -- builds pushes only from the ledger rows it inserted itself. A delivery (one push to one subscription) is sent
 -- only by whoever moved it from queued/retry to sending, so a replayed queue message sends nothing twice.
@@ -17,19 +17,9 @@ create table private.job_runs (
   constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'cleanup'))
 );
 
--- No foreign keys on the ledger and the deliveries: at 100,000 reminders a tick would spend most of its time in
--- per-row foreign-key checks. Rows of a deleted player or subscription are harmless (a delivery whose
--- subscription is gone is marked gone when claimed) and are removed with the cleanup of old rows.
-create table private.reminders_sent (
-  user_id uuid not null,
-  competition_id uuid not null,
-  match_day integer not null,
-  kind text not null,
-  sent_at timestamptz not null default public.app_now(),
-  constraint reminders_sent_pkey primary key (user_id, competition_id, match_day, kind),
-  constraint reminders_sent_kind_check check (kind in ('6h', '3h'))
-);
-
+-- No foreign keys on the deliveries: at 100,000 reminders a tick would spend much of its time in per-row checks.
+-- A delivery whose player or subscription is gone is harmless (it is marked gone when claimed) and goes with the
+-- history cleanup below.
 -- One push (per player and kind, summarising every competition due) to one of the player's subscriptions.
 create table private.push_deliveries (
   id bigint generated always as identity primary key,
@@ -56,10 +46,9 @@ create table private.push_deliveries (
 create index push_deliveries_unfinished_idx on private.push_deliveries (created_at) where state in ('queued', 'sending', 'retry');
 
 alter table private.job_runs enable row level security;
-alter table private.reminders_sent enable row level security;
 alter table private.push_deliveries enable row level security;
-revoke all on table private.job_runs, private.reminders_sent, private.push_deliveries from public, anon, authenticated;
-grant all on table private.job_runs, private.reminders_sent, private.push_deliveries to service_role;
+revoke all on table private.job_runs, private.push_deliveries from public, anon, authenticated;
+grant all on table private.job_runs, private.push_deliveries to service_role;
 
 -- A job's run for one scheduled time: true for the first caller only (a replayed tick skips the job).
 create function private.claim_job_run(p_job text, p_scheduled_at timestamptz) returns boolean
@@ -82,35 +71,41 @@ as $$
    where job = p_job and scheduled_at = p_scheduled_at
 $$;
 
--- The reminders due at p_now (rules file, Reminders): for each match day whose deadline is at most 6 hours
--- away, the 3-hour kind once it is 3 hours or less away (a late tick then skips the 6-hour one), else the
--- 6-hour kind. Targets: players active in an active knockout/season competition whose current match day it
--- is, with no pick for it, notifications on and at least one subscription. Returns the new deliveries.
+-- The reminders due at p_now (rules file, Reminders): for each match day whose deadline (matchday_deadline) is
+-- at most 6 hours away, the 3-hour kind once it is 3 hours or less away (a late tick then skips the 6-hour one),
+-- else the 6-hour kind. Targets: active members without a pick of knockout and season competitions whose members
+-- may pick now (competition_picks_open, asked once per competition: per member it was most of a 100,000-player
+-- tick), with notifications on and at least one subscription. Returns the new deliveries. Run with app.now = p_now.
 create function private.queue_reminders(p_now timestamptz) returns table (delivery_id bigint)
   language sql
   set search_path = ''
 as $$
   with due as (
-    select m.league, m.season, m.match_day, m.first_kickoff_time - interval '1 hour' as deadline,
-           case when m.first_kickoff_time - interval '1 hour' - interval '3 hours' <= p_now then '3h' else '6h' end as kind
+    select m.league, m.season, m.match_day, d.deadline,
+           case when d.deadline - interval '3 hours' <= p_now then '3h' else '6h' end as kind
       from public.matchdays m
-     where m.first_kickoff_time - interval '1 hour' > p_now
-       and m.first_kickoff_time - interval '1 hour' <= p_now + interval '6 hours'
+      cross join lateral (select public.matchday_deadline(m.league, m.season, m.match_day) as deadline) d
+     where d.deadline > p_now and d.deadline <= p_now + interval '6 hours'
   ),
-  targets as (
-    select us.user_id, c.id as competition_id, c.name, d.match_day, d.kind, d.deadline
+  open_competitions as materialized (
+    select c.id, c.name, d.match_day, d.kind, d.deadline
       from due d
       join public.competitions c
         on c.league = d.league and c.season = d.season and c.current_match_day = d.match_day
-       and c.status = 'active' and c.type in ('knockout', 'season')
-      join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+     where c.type in ('knockout', 'season')
+       and public.competition_picks_open(c.status, c.registration_status, c.league, c.season, c.current_match_day)
+  ),
+  targets as (
+    select us.user_id, oc.id as competition_id, oc.name, oc.match_day, oc.kind, oc.deadline, p.time_zone
+      from open_competitions oc
+      join public.user_selections us on us.competition_id = oc.id and us.status = 'active'
       join public.profiles p on p.id = us.user_id and p.notifications_enabled
      where exists (select 1 from public.push_subscriptions s where s.user_id = us.user_id)
        and not exists (select 1 from public.team_selections t
-                        where t.competition_id = c.id and t.user_id = us.user_id and t.match_day = d.match_day)
+                        where t.competition_id = oc.id and t.user_id = us.user_id and t.match_day = oc.match_day)
   ),
   recorded as (
-    insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+    insert into public.reminder_log (user_id, competition_id, match_day, kind, sent_at)
     select t.user_id, t.competition_id, t.match_day, t.kind, p_now from targets t
     on conflict do nothing
     returning user_id, competition_id, kind
@@ -127,8 +122,7 @@ as $$
            coalesce(min(z.name), 'UTC') as zone
       from recorded r
       join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
-      join public.profiles p on p.id = r.user_id
-      left join zones z on z.name = p.time_zone
+      left join zones z on z.name = t.time_zone
      group by r.user_id, r.kind
   ),
   messages as (
@@ -221,7 +215,7 @@ begin
   delete from private.push_deliveries
    where created_at < p_now - interval '90 days' and state in ('sent', 'failed', 'gone');
   get diagnostics v_deliveries = row_count;
-  delete from private.reminders_sent where sent_at < p_now - interval '90 days';
+  delete from public.reminder_log where sent_at < p_now - interval '90 days';
   get diagnostics v_reminders = row_count;
   delete from private.job_runs where scheduled_at < p_now - interval '30 days';
   return v_deliveries + v_reminders;

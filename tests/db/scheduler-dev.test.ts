@@ -9,8 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, localVapidKeys, startSchedulerWorker, type Worker } from "../../scripts/app-server";
 import { addMember, createCompetition, createLeague, createPlayer } from "../support/factories";
+import { eventually } from "../support/eventually";
 import { useTestDatabase } from "../support/pg";
-import type { OutboxPush } from "../../app/mail.server";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 let scheduler: Worker;
@@ -69,11 +69,10 @@ describe("the scheduler under wrangler dev", () => {
     const outboxDb = { service: (fn: (sql: typeof db.sql) => Promise<unknown>) => fn(db.sql) } as unknown as Parameters<
       typeof readPushOutbox
     >[0];
-    let pushes: readonly OutboxPush[] = [];
-    for (let i = 0; i < 100 && pushes.length === 0; i++) {
-      pushes = await readPushOutbox(outboxDb);
-      if (pushes.length === 0) await new Promise((r) => setTimeout(r, 200));
-    }
+    const pushes = await eventually(async () => {
+      const rows = await readPushOutbox(outboxDb);
+      return rows.length > 0 ? rows : undefined;
+    });
     expect(pushes).toHaveLength(1);
     expect(pushes[0]).toMatchObject({
       username: "OutboxPlayer",

@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import postgres from "postgres";
 import { addMember, createCompetition, createLeague, createPlayer, uniqueTag, type Sql } from "../support/factories";
+import { eventually } from "../support/eventually";
 import { WEB_PUSH_SERVER_PORT } from "./ports";
 
 export const HOUR = 3_600_000;
@@ -79,7 +80,7 @@ export async function leagueWithCompetition(sql: Sql, kickoff: Date, opts: { nam
   return { league, competition, deadline: new Date(kickoff.getTime() - HOUR) };
 }
 
-export { addMember };
+export { addMember, eventually };
 
 /**
  * The end of a test file: every delivery the queue is working on has finished, so no consumer is mid-statement
@@ -92,15 +93,4 @@ export async function settle(): Promise<void> {
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from private.push_deliveries where state in ('queued', 'sending')`;
     return n === 0 ? true : undefined;
   }, 30_000);
-}
-
-/** Polls until `check` returns a value (not undefined) or the time is up. */
-export async function eventually<T>(check: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }

@@ -5,15 +5,9 @@
  */
 import net from "node:net";
 import type { TestProject } from "vitest/node";
-import { connect, createTestDatabase, prepareTemplate, startPostgres, TEMPLATE_DB, type DbKind } from "../support/pg";
+import { connect, createTestDatabase, prepareTemplate, startPostgres, TEMPLATE_DB } from "../support/pg";
 import { tolerateProxySocketErrorsFromNowOn } from "../support/teardown-socket-guard";
 import { SCHEDULER_DB_NAME, SCHEDULER_DB_PORT } from "./ports";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    schedulerDbKind: DbKind;
-  }
-}
 
 export default async function setup(project: TestProject) {
   const started = Date.now();
@@ -52,7 +46,8 @@ export default async function setup(project: TestProject) {
   console.log(
     `[scheduler db] ${server.kind} with migrated database ${SCHEDULER_DB_NAME} on port ${SCHEDULER_DB_PORT} in ${Date.now() - started} ms`,
   );
-  project.provide("schedulerDbKind", server.kind);
+  // the same key as the database tests' setup: itOnRealPostgres (tests/support/real-postgres.ts) reads it
+  project.provide("dbKind", server.kind);
   return async () => {
     tolerateProxySocketErrorsFromNowOn();
     // Unreferenced and still listening: a connection miniflare opens while the run winds down must not be refused

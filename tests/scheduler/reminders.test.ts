@@ -4,10 +4,10 @@
  * once however the ticks overlap, and the match-day job closing registration at the deadline.
  */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
-import { inject } from "vitest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/scheduler/index";
 import { addPick, createPlayer, type Sql } from "../support/factories";
+import { itOnRealPostgres } from "../support/real-postgres";
 import { addMember, db, eventually, HOUR, leagueWithCompetition, MINUTE, received, subscribedPlayer, settle } from "./arrange";
 
 type WorkerEnv = Parameters<NonNullable<typeof worker.scheduled>>[1];
@@ -28,7 +28,7 @@ async function tick(at: Date) {
 
 const reminders = (userId: string) =>
   sql<{ kind: string; competition_id: string; match_day: number }[]>`
-    select kind, competition_id, match_day from private.reminders_sent where user_id = ${userId} order by sent_at, kind`;
+    select kind, competition_id, match_day from public.reminder_log where user_id = ${userId} order by sent_at, kind`;
 /** The pushes made for the player: one per (kind, tick) and subscription (each test player has one). */
 const messages = (userId: string) =>
   sql<{ kind: string; body: string; link: string }[]>`
@@ -118,13 +118,7 @@ describe("reminder ticks", () => {
     expect((await reminders(player.id)).length).toBe(2);
   });
 
-  it("three overlapping ticks record and deliver each reminder once", async () => {
-    if (inject("schedulerDbKind") === "pglite") {
-      console.log(
-        "skipped on PGlite: overlapping ticks need concurrent sessions, which PGlite serves on one; run with PostgreSQL installed",
-      );
-      return;
-    }
+  itOnRealPostgres("three overlapping ticks record and deliver each reminder once", async () => {
     const { competition, deadline } = await leagueWithCompetition(sql, week(3));
     const players: Awaited<ReturnType<typeof subscribedPlayer>>[] = [];
     for (let i = 0; i < 5; i++) players.push(await subscribedPlayer(sql));
@@ -160,7 +154,7 @@ describe("cleanup job", () => {
     const old = new Date(at.getTime() - 91 * 24 * HOUR);
     const recent = new Date(at.getTime() - 89 * 24 * HOUR);
     const { competition } = await leagueWithCompetition(sql, week(5));
-    await sql`insert into private.reminders_sent (user_id, competition_id, match_day, kind, sent_at)
+    await sql`insert into public.reminder_log (user_id, competition_id, match_day, kind, sent_at)
               values (${player.id}, ${competition.id}, 1, '6h', ${old}), (${player.id}, ${competition.id}, 1, '3h', ${recent})`;
     await sql`insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, state, created_at)
               select ${player.id}, s.id, k.kind, 'FootyCoach', 'old', '/dashboard', k.state, k.at

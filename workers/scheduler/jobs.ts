@@ -41,7 +41,7 @@ async function runJob(
 
 /**
  * The cron tick. Jobs are idempotent: the match-day and Scout functions look at the current state, and each
- * reminder is recorded once in private.reminders_sent before its push exists. `now` is the clock the rules
+ * reminder is recorded once in public.reminder_log before its push exists. `now` is the clock the rules
  * run at (real time in production; see index.ts).
  */
 export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Date): Promise<TickReport> {
