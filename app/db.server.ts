@@ -64,10 +64,24 @@ export interface Db {
   /** Number of statements sent to the database so far in this request (for tests and Server-Timing). */
   statementCount(): number;
   /**
+   * Ends a write: COMMITs the request's transaction now. An action calls it before its success answer, so the
+   * answer says "saved" only when the COMMIT did. Throws a 503 Response (nothing was saved) when a statement of
+   * the transaction failed or the COMMIT itself did (a deferred trigger raising, the connection lost). Later
+   * statements of the request (a loader after the action) open a new transaction under the same session.
+   */
+  commit(): Promise<void>;
+  /**
    * Ends the request's transaction (COMMIT, or ROLLBACK when a statement failed) and frees its connection.
-   * The Worker awaits it before answering a write; after a read it may run once the answer is sent.
+   * The Worker awaits it before answering a write and answers 503 if it throws (a COMMIT that failed); after a
+   * read it may run once the answer is sent.
    */
   finish(): Promise<void>;
+}
+
+/** The answer to a write whose COMMIT failed: nothing was saved, and the player may try again. */
+export function notSaved(error: unknown): Response {
+  console.error("the write was not saved (its COMMIT failed):", (error as Error)?.message ?? error);
+  return new Response("The change could not be saved. Please try again.", { status: 503, statusText: "Service Unavailable" });
 }
 
 /**
@@ -174,6 +188,10 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
   let queue: Pending[] = [];
   let flushing: ReturnType<typeof setTimeout> | undefined;
   let begun = false;
+  // The clock and the session check: the first statements of the request's transaction, sent again at the
+  // start of a transaction opened after a commit() so it runs under the same clock and identity.
+  const opening: string[] = [];
+  let reopened = false;
   const inFlight: Promise<unknown>[] = [];
   let session: Promise<SessionUser | null> | undefined;
   let failed = false;
@@ -193,7 +211,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       group = [];
       // The first message opens the transaction: BEGIN has no result set of its own, so every member's
       // result set follows it in order.
-      const prefix = begun ? "" : "begin;\n";
+      const prefix = begun ? "" : "begin;\n" + (reopened ? opening.map((t) => `${t};\n`).join("") : "");
       begun = true;
       const text = prefix + members.map((m) => m.text).join(";\n");
       const done = player
@@ -237,28 +255,52 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
   function authenticate(sessionHash: string | null): Promise<SessionUser | null> {
     session ??= (async () => {
       // Its failure (the database is down) is the session check's failure, reported there.
-      send(render(["select set_config('app.now', ", ", true)"], [iso])).catch(() => {});
+      const clock = render(["select set_config('app.now', ", ", true)"], [iso]);
+      opening.push(clock);
+      send(clock).catch(() => {});
       // Always exactly one row (the left join), so the role is always set. It is 'authenticated' even for an
       // unknown session, with no identity (auth.uid() is null, so row-level security shows nothing personal):
       // a loader's reads may travel in the same message as this check, and a permission error there would fail
       // the whole message, the check included. Those reads are dropped unless the session is confirmed.
-      const rows = await send<(SessionUser & { role: SessionUser["role"] | null })[]>(
-        render(
-          [
-            `select ${SESSION_COLUMNS},
+      const check = render(
+        [
+          `select ${SESSION_COLUMNS},
        set_config('role', 'authenticated', true) as "_role"
   from (select 1) one left join private.authenticate(`,
-            ") u on true",
-          ],
-          [sessionHash ?? ""],
-        ),
+          ") u on true",
+        ],
+        [sessionHash ?? ""],
       );
+      opening.push(check);
+      const rows = await send<(SessionUser & { role: SessionUser["role"] | null })[]>(check);
       const row = rows[0];
       if (!row?.id) return null;
       const { id, email, username, role, timeZone, analyticsConsent, sessionId } = row;
       return { id, email, username, role: role ?? "player", timeZone, analyticsConsent, sessionId };
     })();
     return session;
+  }
+
+  /**
+   * Sends what is queued, waits for it, then COMMITs (true) or, when a statement failed, rolls back (false).
+   * Throws when the COMMIT or ROLLBACK itself fails. A later statement opens a new transaction.
+   */
+  async function endTransaction(): Promise<boolean> {
+    if (flushing) {
+      clearTimeout(flushing);
+      flush();
+    }
+    await Promise.all(inFlight);
+    inFlight.length = 0;
+    if (!begun) return true;
+    begun = false;
+    reopened = true;
+    const ok = !failed;
+    failed = false;
+    counter.statements++;
+    // COMMIT of a transaction that had an error only rolls back, without an error: so say ROLLBACK and report it.
+    await player.unsafe(ok ? "commit" : "rollback").execute();
+    return ok;
   }
 
   const tx = Object.assign(
@@ -269,6 +311,8 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
 
   // ---------- the server path ----------
   async function run<T>(setup: (tx: ServiceTx) => postgres.PendingQuery<postgres.Row[]>, fn: (tx: ServiceTx) => Promise<T>): Promise<T> {
+    // Set once the callback's work is done: an error after that came from the COMMIT itself.
+    let worked = false;
     try {
       counter.statements += 2; // BEGIN and COMMIT
       return (await sql.begin(async (rawTx) => {
@@ -276,10 +320,12 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
         const ready = setup(stx).execute();
         const result = fn(stx);
         await ready;
-        return result;
+        const value = await result;
+        worked = true;
+        return value;
       })) as T;
     } catch (error) {
-      throw mapped(error);
+      throw worked ? notSaved(error) : mapped(error);
     }
   }
 
@@ -315,20 +361,21 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       }
     },
     statementCount: () => counter.statements,
+    async commit() {
+      try {
+        if (await endTransaction()) return;
+        throw new Error("a statement of the transaction failed, so it was rolled back");
+      } catch (error) {
+        throw notSaved(error);
+      }
+    },
     async finish() {
       if (finished) return;
-      if (flushing) {
-        clearTimeout(flushing);
-        flush();
-      }
-      await Promise.all(inFlight);
-      finished = true;
-      if (!begun) return;
       try {
-        counter.statements++;
-        await player.unsafe(failed ? "rollback" : "commit").execute();
-      } catch (error) {
-        console.error("ending the request transaction failed:", (error as Error)?.message ?? error);
+        // A failed statement was already answered by the caller that saw it: only a failed COMMIT throws here.
+        await endTransaction();
+      } finally {
+        finished = true;
       }
     },
   };

@@ -58,6 +58,8 @@ export function requestSession(request: Request, env: Env, db: Db) {
   const start = (s: SessionCookie | null) =>
     (checked ??= s ? db.authenticate(s.hash).then((user) => (user && user.id === s.userId ? user : null)) : Promise.resolve(null));
   return {
+    /** Whether the request carries a well-signed session cookie (no database: the session may be stale). */
+    hasCookie: () => cookie.then((s) => s !== null),
     user: () => cookie.then(start),
     userId: () =>
       cookie.then((s) => {

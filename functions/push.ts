@@ -65,6 +65,7 @@ async function save(c: C) {
   if (!read.ok) return read.response;
   const result = await savePushSubscription(c.env.db, who.userId, read.body);
   if (result === "no_profile") return c.json({ error: "No profile found. Let's get you set up!" }, 409);
+  await c.env.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return c.json({ ok: true, result });
 }
 
@@ -74,6 +75,7 @@ async function remove(c: C) {
   const read = await readBody(c, DeleteSubscriptionBody);
   if (!read.ok) return read.response;
   const result = await deletePushSubscription(c.env.db, who.userId, read.body);
+  await c.env.db.commit();
   return c.json({ ok: true, result });
 }
 

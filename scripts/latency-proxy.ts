@@ -86,6 +86,11 @@ export interface LatencyProxy {
   reset(): void;
   /** Counts since the last reset; with markers, only connections whose client bytes contain one of them. */
   snapshot(filter?: { markers?: string[] }): Snapshot;
+  /**
+   * Fault injection: the next client chunk whose bytes (latin1) match `pattern` is not forwarded; the
+   * connection is cut instead (both sockets closed), as a network failure would. One-shot.
+   */
+  cutNext(pattern: RegExp): void;
   /** Resolves once no byte has arrived or is waiting to be forwarded for `quietMs` (at most `maxMs`). */
   settle(quietMs?: number, maxMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -228,6 +233,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
   let delayMs = opts.delayMs ?? 25;
   let nextId = 1;
   let lastActivity = performance.now();
+  let cutPattern: RegExp | null = null;
   const conns = new Set<Conn>();
   const pipes = new Set<DelayedPipe>();
 
@@ -310,6 +316,11 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
     client.on("data", (chunk: Buffer) => {
       lastActivity = performance.now();
       if (TRACE) console.error(`[rtt ${counts.id}] ${lastActivity.toFixed(1)} C->S ${chunk.length}B`);
+      if (cutPattern?.test(chunk.toString("latin1"))) {
+        cutPattern = null;
+        conn.close();
+        return;
+      }
       counts.bytesUp += chunk.length;
       if (conn.clientBytesKept < KEEP_CLIENT_BYTES) {
         conn.clientBytes.push(chunk);
@@ -380,6 +391,9 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
     setDelay(ms: number) {
       if (!Number.isFinite(ms) || ms < 0) throw new Error(`delay must be a number >= 0, not ${ms}`);
       delayMs = ms;
+    },
+    cutNext(pattern: RegExp) {
+      cutPattern = pattern;
     },
     reset() {
       for (const c of [...conns]) {

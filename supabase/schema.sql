@@ -27,15 +27,15 @@
 --                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
 --                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
 --                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
---                      lock_scout_competitions, matchdays_sync_competitions, player_names_sync_sort_name,
---                      process_competition, process_due_matchdays, profiles_before_insert,
---                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name,
---                      queue_reminders, random_code, record_push_outcomes, redeem_ticket_for_entry,
---                      refresh_matchday, refresh_membership_stats, refresh_memberships,
---                      refresh_scout_season_totals, registration_is_open, registration_state,
---                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
---                      save_push_subscription, save_scout_predictions, save_team_selection,
---                      score_scout_fixtures, score_scout_sweep, scout_display_name,
+--                      lock_scout_competitions, manage_selections, matchdays_sync_competitions,
+--                      player_names_sync_sort_name, process_competition, process_due_matchdays,
+--                      profiles_before_insert, profiles_check_age, profiles_protect_columns,
+--                      profiles_sync_player_name, queue_reminders, random_code, record_push_outcomes,
+--                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
+--                      refresh_memberships, refresh_scout_season_totals, registration_is_open,
+--                      registration_state, reprocess_competition, require_admin, rerank_competition,
+--                      save_fixture_result, save_push_subscription, save_scout_predictions,
+--                      save_team_selection, score_scout_fixtures, score_scout_sweep, scout_display_name,
 --                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
 --                      set_updated_at, stranded_push_deliveries, team_selections_before_write,
 --                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
@@ -53,11 +53,12 @@
 --                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
 --                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
 --                     join_competition, knockout_leaderboard_page, knockout_leaderboard_position,
---                     matchday_closed, matchday_deadline, matchday_deadline_passed, process_due_matchdays,
---                     redeem_ticket_for_entry, registration_state, save_fixture_result,
---                     save_push_subscription, save_scout_predictions, save_team_selection, score_scout_sweep,
---                     season_leaderboard_page, season_leaderboard_position, selection_open,
---                     set_fixture_postponed, set_player_selection, unregister_competition, upsert_fixtures
+--                     manage_selections, matchday_closed, matchday_deadline, matchday_deadline_passed,
+--                     process_due_matchdays, redeem_ticket_for_entry, registration_state,
+--                     save_fixture_result, save_push_subscription, save_scout_predictions,
+--                     save_team_selection, score_scout_sweep, season_leaderboard_page,
+--                     season_leaderboard_position, selection_open, set_fixture_postponed,
+--                     set_player_selection, unregister_competition, upsert_fixtures
 
 -- =========================================================================================================
 -- Schema account
@@ -679,13 +680,10 @@ CREATE FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_d
     select 1
     from public.competitions c
     where c.id = p_competition_id
-      and (
-        c.created_by = (select auth.uid())
-        or (public.matchday_deadline_passed(c.league, c.season, p_match_day)
-            and exists (
-              select 1 from public.user_selections us
-              where us.competition_id = c.id and us.user_id = (select auth.uid())
-            ))
+      and public.matchday_deadline_passed(c.league, c.season, p_match_day)
+      and exists (
+        select 1 from public.user_selections us
+        where us.competition_id = c.id and us.user_id = (select auth.uid())
       )
   )
 $$;
@@ -1815,6 +1813,36 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.lock_scout_competitions(p_leagues text[], p_seasons text[]) FROM PUBLIC;
+
+--
+-- Name: manage_selections(uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.manage_selections(p_competition_id uuid) RETURNS TABLE(user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select us.user_id, pn.username, us.status, ts.selected_team is not null,
+         case when (select private.is_admin())
+                or public.matchday_deadline_passed(c.league, c.season, c.current_match_day)
+              then ts.selected_team end
+    from public.competitions c
+    join public.user_selections us on us.competition_id = c.id
+    left join public.player_names pn on pn.id = us.user_id
+    left join public.team_selections ts
+      on ts.user_id = us.user_id and ts.competition_id = c.id and ts.match_day = c.current_match_day
+   where c.id = p_competition_id
+     and (c.created_by = (select auth.uid()) or (select private.is_admin()))
+   order by lower(pn.username), us.user_id
+$$;
+
+--
+-- Name: FUNCTION manage_selections(p_competition_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.manage_selections(p_competition_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.manage_selections(p_competition_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION private.manage_selections(p_competition_id uuid) TO service_role;
 
 --
 -- Name: matchdays_sync_competitions(); Type: FUNCTION; Schema: private
@@ -3249,6 +3277,7 @@ CREATE FUNCTION private.set_player_selection(p_competition_id uuid, p_user_id uu
     AS $$
 declare
   v_uid uuid := (select auth.uid());
+  v_admin boolean := private.is_admin();
   v_competition record;
   v_fixture_id bigint;
 begin
@@ -3261,7 +3290,7 @@ begin
     return 'not_found';
   end if;
 
-  if v_uid is null or (v_competition.created_by is distinct from v_uid and not private.is_admin()) then
+  if v_uid is null or (v_competition.created_by is distinct from v_uid and not v_admin) then
     return 'forbidden';
   end if;
 
@@ -3271,6 +3300,15 @@ begin
       for update;
   if not found then
     return 'not_registered';
+  end if;
+
+  -- Hidden picks hold for the creator: before the deadline a member's own pick is theirs to change.
+  if not v_admin
+     and not public.matchday_deadline_passed(v_competition.league, v_competition.season, v_competition.current_match_day)
+     and exists (select 1 from public.team_selections ts
+                  where ts.user_id = p_user_id and ts.competition_id = p_competition_id
+                    and ts.match_day = v_competition.current_match_day) then
+    return 'already_picked';
   end if;
 
   -- A played fixture first; a postponed one still counts as a fixture of the match day.
@@ -6293,6 +6331,25 @@ $$;
 REVOKE ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO service_role;
+
+--
+-- Name: manage_selections(uuid); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.manage_selections(p_competition_id uuid) RETURNS TABLE(user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.manage_selections(p_competition_id)
+$$;
+
+--
+-- Name: FUNCTION manage_selections(p_competition_id uuid); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.manage_selections(p_competition_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.manage_selections(p_competition_id uuid) TO authenticated;
+GRANT ALL ON FUNCTION public.manage_selections(p_competition_id uuid) TO service_role;
 
 --
 -- Name: matchday_closed(text, text, integer); Type: FUNCTION; Schema: public

@@ -1,5 +1,6 @@
 import { data } from "@remix-run/cloudflare";
 import type { z } from "zod";
+import type { Db } from "~/db.server";
 import { fieldErrors } from "./validation";
 
 /**
@@ -72,4 +73,21 @@ export function invalid<E extends Record<string, unknown> = Record<never, never>
   echo?: E,
 ) {
   return data({ ...(echo as E), errors, message }, { status });
+}
+
+/**
+ * Ends the action's write: COMMITs it now. Null when saved; otherwise the form's answer with its failure text
+ * and status 503 (nothing was saved, the player may try again), so a success answer can only follow a COMMIT.
+ *
+ *   const failed = await commitOrRefuse(context.db, "Failed to save team selection.");
+ *   if (failed) return failed;
+ */
+export async function commitOrRefuse<E extends Record<string, unknown> = Record<never, never>>(db: Db, message: string, echo?: E) {
+  try {
+    await db.commit();
+    return null;
+  } catch (error) {
+    if (!(error instanceof Response) || error.status !== 503) throw error;
+    return invalid({}, message, 503, echo);
+  }
 }

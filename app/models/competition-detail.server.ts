@@ -59,7 +59,10 @@ export interface CompetitionDetail {
   seasonStandings: SeasonStanding[];
   knockoutStandings: KnockoutStanding[];
   fixtures: FixtureRow[];
-  /** Every member with their (RLS-visible) current pick: only for the creator and admins, else empty. */
+  /**
+   * Every member and whether they picked (public.manage_selections): only for the creator and admins, else
+   * empty. The team itself only after the deadline (selectionHidden before it).
+   */
   manageRows: PlayerRow[];
   canManage: boolean;
 }
@@ -129,13 +132,12 @@ export async function getCompetitionDetail(
            where c.id = ${competitionId} and c.type = 'knockout'
            order by k.position`,
         currentFixturesQuery(tx, competitionId),
+        // Rows only for the creator and admins; before the deadline "picked or not", never the team.
         tx`
-          select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on,
-                 v.current_selection, v.selection_hidden, v.has_selection
-            from public.user_competition_stats_view v
-            join public.competitions c on c.id = v.competition_id
-           where v.competition_id = ${competitionId} and (c.created_by = ${me} or ${isAdmin})
-           order by lower(v.username), v.user_id`,
+          select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection,
+                 (m.has_selection and m.current_selection is null) as selection_hidden
+            from public.manage_selections(${competitionId}) m
+           order by lower(m.username), m.user_id`,
       ]);
 
     const c = competitionRows[0];
@@ -186,7 +188,7 @@ export function championOf(detail: Pick<CompetitionDetail, "competition" | "seas
   return standing?.username ?? null;
 }
 
-export type SetSelectionCode = "saved" | "not_found" | "forbidden" | "not_registered" | "no_fixture";
+export type SetSelectionCode = "saved" | "not_found" | "forbidden" | "not_registered" | "no_fixture" | "already_picked";
 
 /** The creator's (or an admin's) pick for a player on the current match day; the database checks who may do it. */
 export async function setPlayerSelection(
@@ -212,6 +214,8 @@ export function setSelectionMessage(code: SetSelectionCode | "error"): { type: "
       return { type: "success", message: "Selection updated successfully." };
     case "no_fixture":
       return { type: "error", message: "No fixture found for selected team on this matchday." };
+    case "already_picked":
+      return { type: "error", message: "This player has already picked. You can change their pick after the deadline." };
     default:
       return { type: "error", message: "Failed to update selection." };
   }

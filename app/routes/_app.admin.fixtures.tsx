@@ -62,6 +62,7 @@ async function saveResultAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, SaveResultSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, fixtureId });
   const result = await saveResult(context.db, user.id, parsed.data);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
   return invalid({}, result.message, result.status, { intent, fixtureId });
 }
@@ -72,6 +73,7 @@ async function postponeAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, PostponeSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to update fixture.", 400, { intent, fixtureId });
   const result = await setPostponed(context.db, user.id, parsed.data);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
   return invalid({}, result.message, result.status, { intent, fixtureId });
 }

@@ -57,6 +57,7 @@ async function createNoteAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, ReleaseNoteSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, echo);
   const result = await createReleaseNote(context.db, user.id, parsed.data);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (result.ok) return redirectWithToast(context.env, PATH, { type: "success", message: result.message });
   return invalid({}, result.message, result.status, echo);
 }
@@ -70,6 +71,7 @@ async function updateNoteAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, ReleaseNoteSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, echo);
   const result = await updateReleaseNote(context.db, user.id, id, parsed.data);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (result.ok) return redirectWithToast(context.env, PATH, { type: "success", message: result.message });
   return invalid({}, result.message, result.status, echo);
 }
@@ -79,6 +81,7 @@ async function publishNoteAction({ form, user, context }: Ctx) {
   const fallback = "Failed to update publish status";
   if (!NoteIdSchema.safeParse(id).success) return invalid({ id: fallback }, fallback, 400, { intent: "publish-note", id });
   const result = await setReleaseNotePublished(context.db, user.id, id, text(form, "published") === "true");
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, PATH, { type: result.ok ? "success" : "error", message: result.message });
 }
 
@@ -87,6 +90,7 @@ async function deleteNoteAction({ form, user, context }: Ctx) {
   const fallback = "Failed to delete release note";
   if (!NoteIdSchema.safeParse(id).success) return invalid({ id: fallback }, fallback, 400, { intent: "delete-note", id });
   const result = await deleteReleaseNote(context.db, user.id, id);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, PATH, { type: result.ok ? "success" : "error", message: result.message });
 }
 

@@ -33,6 +33,7 @@ async function uploadCsvAction({ form, user, context }: Ctx) {
   if (!parsed.ok) return fail(parsed.message, parsed.message === CSV_TOO_LARGE ? 413 : 400);
   try {
     const saved = await upsertFixtureRows(context.db, user.id, parsed.rows);
+    await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
     const failed = [...parsed.errors, ...saved.failed].sort((a, b) => a.line - b.line);
     return data<UploadResult>({ intent, ok: true, message: uploadSummary(saved.succeeded, failed.length), failed });
   } catch (error) {

@@ -151,11 +151,13 @@ async function register({ context, userId, competitionId }: Act, form: FormData)
   const parsed = parseForm(form, RegisterSchema);
   if (!parsed.ok) return refused("register", parsed.errors, "Please fill in all required fields.");
   const code = await joinCompetition(context.db, userId, competitionId, parsed.data.registrationKey || undefined);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, `/competition/${competitionId}`, registerMessage(code));
 }
 
 async function unregister({ context, userId, competitionId }: Act) {
   const code = await unregisterCompetition(context.db, userId, competitionId);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, `/competition/${competitionId}`, unregisterMessage(code));
 }
 
@@ -169,6 +171,7 @@ async function setSelection({ context, userId, competitionId }: Act, form: FormD
     console.error("set_player_selection failed:", (error as Error)?.message ?? error);
     code = "error";
   }
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, `/competition/${competitionId}?tab=manage-selections`, setSelectionMessage(code));
 }
 

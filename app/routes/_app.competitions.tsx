@@ -119,6 +119,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const { competitionId, registrationKey } = parsed.data;
     if (!user.username) throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);
     const result = await joinCompetition(context.db, user.id, competitionId, registrationKey ?? null);
+    await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
     if (result.code === "no_username") throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);
     const toast = joinMessage(result);
     const payload = { intent: "join" as const, competitionId, code: result.code, toast };
@@ -145,6 +146,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return js ? data(body, { status: 400 }) : redirectWithToast(context.env, back, { type: "info", message });
     }
     const result = await createPrivateCompetition(context.db, user.id, parsed.data);
+    await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
     if (!result.ok) {
       const body = { intent: "create-private" as const, ...result };
       const status = result.type === "info" ? 400 : 500;

@@ -32,6 +32,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Off removes every saved subscription and the FCM token too (no reminder can reach a player who said no).
   if (enabled) await saveNotifications(context.db, user.id, true);
   else await disableNotifications(context.db, user.id);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, "/profile", {
     type: "success",
     message: enabled ? "Notifications turned on." : "Notifications turned off.",

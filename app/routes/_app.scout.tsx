@@ -11,7 +11,7 @@ import { MyPicksPanel } from "~/components/scout/MyPicksPanel";
 import { RulesPanel } from "~/components/scout/RulesPanel";
 import { SelectPanel, type SaveRefusal } from "~/components/scout/SelectPanel";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
-import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid, UUID_PATTERN } from "~/lib/ids";
 import { parseScores, redeemToast, saveToast } from "~/lib/scout";
 import { getScoutPage, redeemTicket, savePredictions, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
@@ -101,6 +101,7 @@ async function redeem(context: AppLoadContext, userId: string, form: FormData) {
   const parsed = parseForm(form, RedeemSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to create new entry", 400, { intent: "redeem" as const });
   const code = await redeemTicket(context.db, userId, parsed.data.competitionId);
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, scoutHref(parsed.data.competitionId), redeemToast(code));
 }
 
@@ -128,6 +129,9 @@ async function save(context: AppLoadContext, userId: string, form: FormData) {
     return invalid({ score: scores.message }, scores.message, 400, refusal);
   }
   const code = await savePredictions(context.db, userId, entryId, scores.predictions);
+  // Scoring runs at COMMIT (a deferred trigger): the answer says "saved" only once the COMMIT is done.
+  const failed = await commitOrRefuse(context.db, "Failed to save prediction", { intent: "save-predictions" as const, entryId, values });
+  if (failed) return failed;
   const anchor = fixture ? `#fixture-${entryId}-${fixture}` : `#entry-${entryId}`;
   return redirectWithToast(context.env, `${scoutHref(competitionId)}${anchor}`, saveToast(code));
 }

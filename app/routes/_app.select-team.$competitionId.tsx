@@ -12,7 +12,7 @@ import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
 import { usePending } from "~/components/usePending";
-import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
 import { StatusBadge } from "~/components/Badges";
 
@@ -79,6 +79,9 @@ async function select(context: AppLoadContext, userId: string, competitionId: st
     code = "error";
   }
   if (code === "saved") {
+    // The success toast only after the COMMIT: a failed one answers the spec's failure text with 503.
+    const failed = await commitOrRefuse(context.db, "Failed to save team selection.");
+    if (failed) return failed;
     return redirectWithToast(context.env, here, { type: "success", message: "Team selection saved successfully!" });
   }
   return redirectWithToast(context.env, `${here}?error=${encodeURIComponent(code)}`, {

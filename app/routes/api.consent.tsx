@@ -9,5 +9,6 @@ export async function action({ context, request }: ActionFunctionArgs) {
   const value = (await readForm(request)).get("consent");
   if (value !== "granted" && value !== "denied") return data({ ok: false, message: "Invalid consent value." }, { status: 400 });
   if (user.username) await saveConsent(context.db, user.id, value === "granted");
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return data({ ok: true, message: null });
 }

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ProfileSetupForm } from "~/components/ProfileSetupForm";
-import { readForm, parseForm } from "~/lib/forms.server";
+import { commitOrRefuse, readForm, parseForm } from "~/lib/forms.server";
 import { profileSchema } from "~/lib/validation";
 import { getOwnProfile, saveProfile } from "~/models/profile.server";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -32,6 +32,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const errors = saved.field ? { [saved.field]: saved.message } : {};
     return data({ saved: false, errors, message: saved.field ? null : saved.message }, { status: saved.status });
   }
+  const failed = await commitOrRefuse(context.db, "Failed to update profile. Please try again.", { saved: false });
+  if (failed) return failed;
   if (inline) {
     return redirectWithToast(context.env, safeRedirect(form.get("redirectTo"), "/dashboard"), {
       type: "success",

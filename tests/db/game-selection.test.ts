@@ -256,7 +256,7 @@ describe("hidden picks", () => {
       );
     expect((await query(BEFORE)).map((r) => r.selected_team)).toEqual(["Greens"]);
     expect((await query(AFTER)).map((r) => r.selected_team)).toEqual(["Greens", "Whites"]);
-    // The creator manages the picks of their competition (set_player_selection), so they see them before the deadline.
+    // The creator is a player too: before the deadline they see only their own pick (rules: Creator's Manage Selections).
     const creatorSees = await asUser(
       db.sql,
       ids.alice,
@@ -265,7 +265,7 @@ describe("hidden picks", () => {
        where competition_id = ${knockout} and match_day = 2 order by selected_team`,
       { now: BEFORE },
     );
-    expect(creatorSees.map((r) => r.selected_team)).toEqual(["Greens", "Whites"]);
+    expect(creatorSees.map((r) => r.selected_team)).toEqual(["Whites"]);
     // Match day 1 is long past: Alice's old pick is visible to Bob.
     const old = await asUser(
       db.sql,
@@ -323,9 +323,10 @@ describe("hidden picks", () => {
       selection_status: "closed",
     });
     expect(byUser(after, ids.bob)).toMatchObject({ current_selection: "Greens", selection_status: "closed" });
-    // The creator (Manage Selections) reads every member's pick before the deadline.
+    // The creator is a player too: no other member's pick before the deadline (Manage Selections reads
+    // public.manage_selections, which says only whether they picked).
     const creator = await read(BEFORE, ids.alice);
-    expect(byUser(creator, ids.bob)).toMatchObject({ current_selection: "Greens", has_selection: true });
+    expect(byUser(creator, ids.bob)).toMatchObject({ current_selection: null, selection_hidden: true });
   });
 
   it("hides them in knockout_leaderboard_view before the deadline", async () => {
@@ -344,6 +345,34 @@ describe("hidden picks", () => {
     expect(before.find((r) => r.user_id === ids.bob)).toMatchObject({ current_selection: "Greens", selection_hidden: false });
     const after = await read(ids.bob, AFTER);
     expect(after.find((r) => r.user_id === ids.alice)).toMatchObject({ current_selection: "Whites", selection_hidden: false });
+  });
+});
+
+describe("Manage Selections before the deadline (the creator is a player too)", () => {
+  const manage = (caller: string, now: Date) =>
+    asUser(
+      db.sql,
+      caller,
+      (tx) => tx<{ user_id: string; has_selection: boolean; current_selection: string | null }[]>`
+    select user_id, has_selection, current_selection from public.manage_selections(${knockout})`,
+      { now },
+    );
+
+  it("shows the creator Picked / Not picked yet but never the team; the team after the deadline; nothing to others", async () => {
+    const before = await manage(ids.alice, BEFORE);
+    const bob = before.find((r) => r.user_id === ids.bob);
+    expect(bob).toMatchObject({ has_selection: true, current_selection: null });
+    expect(before.find((r) => r.user_id === ids.dave)).toMatchObject({ has_selection: false, current_selection: null });
+    expect(before.every((r) => r.current_selection === null)).toBe(true);
+    const after = await manage(ids.alice, AFTER);
+    expect(after.find((r) => r.user_id === ids.bob)).toMatchObject({ has_selection: true, current_selection: "Greens" });
+    // A member who is not the creator gets no rows at all.
+    expect(await manage(ids.bob, AFTER)).toEqual([]);
+  });
+
+  it("refuses to replace a member's pick before the deadline ('already_picked'), and leaves it as it was", async () => {
+    expect(await setFor(ids.alice, knockout, ids.bob, "Blues", BEFORE)).toBe("already_picked");
+    expect((await picksOf(ids.bob, knockout)).map((r) => r.selected_team)).toEqual(["Greens"]);
   });
 });
 

@@ -165,10 +165,25 @@ test("the creator sets a player's pick in Manage Selections; others may not", as
     await db()`select selected_team, set_by from public.team_selections where competition_id = ${c.id} and user_id = ${member.id}`;
   expect(saved.selected_team).toBe(fixture.home_team);
   expect(saved.set_by).toBe(creator.id);
-  // The creator sees the pick they manage (before the deadline other players still see Hidden).
+  // The creator is a player too: before the deadline the row says "Picked", never the team, and a member who
+  // has picked can no longer be chosen (rules: Creator's Manage Selections).
   const memberRow = page.getByRole("region", { name: "Manage Selections" }).getByRole("row").filter({ hasText: member.username });
+  await expect(memberRow).toContainText("Picked");
+  await expect(memberRow).not.toContainText(fixture.home_team);
+  await expect(page.getByLabel("Player", { exact: true }).locator("option", { hasText: member.username })).toHaveCount(0);
+  // A crafted POST replacing the member's pick before the deadline is refused, and the pick stays.
+  const replace = await page.request.post(`/competition/${c.id}`, {
+    form: { intent: "set-selection", userId: member.id, team: fixture.away_team },
+    headers: { Origin: new URL(page.url()).origin },
+    maxRedirects: 0,
+  });
+  expect(replace.status()).toBe(302);
+  await page.goto(replace.headers()["location"]);
+  await expect(page.getByText("This player has already picked. You can change their pick after the deadline.")).toBeVisible();
+  // After the deadline the creator sees the team.
+  await setClock(page.context(), new Date(c.firstKickoff.getTime() - 30 * 60_000));
+  await page.goto(`/competition/${c.id}?tab=manage-selections`);
   await expect(memberRow).toContainText(fixture.home_team);
-  await expect(memberRow).not.toContainText("Hidden");
 
   // Another player does not see the tab, and a crafted POST is refused by the server.
   const other = await browser.newContext({ ...(isMobile ? { viewport: { width: 393, height: 851 } } : {}) });

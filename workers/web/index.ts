@@ -1,7 +1,7 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
 import * as build from "../../build/server/index.js";
 import { readEnv, type Bindings } from "../../app/env.server";
-import { createDb } from "../../app/db.server";
+import { createDb, notSaved } from "../../app/db.server";
 import { readClock } from "../../app/clock.server";
 import { requestSession } from "../../app/session.server";
 import { isCrossSiteMutation } from "../../app/lib/origin";
@@ -16,6 +16,12 @@ const SECURITY_HEADERS: Record<string, string> = {
   "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 };
 
+/** The page a write answers when its COMMIT failed after the action had answered (a safety net: see finish). */
+function notSavedPage(): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not saved | FootyCoach</title></head><body><main><h1>Not saved</h1><p>Your change could not be saved. Please go back and try again.</p></main></body></html>`;
+  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5" } });
+}
+
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
     // Every mutation must come from our own pages: a cross-site form post is refused before any work.
@@ -29,12 +35,20 @@ export default {
     const session = requestSession(request, env, db);
     const url = new URL(request.url);
     if (url.pathname.startsWith("/functions/v1/")) {
+      let answer: Response;
       try {
-        return await functionsApp.fetch(request, { env, db, now, session }, ctx);
-      } finally {
-        // A function's write commits before its answer, as a page's does.
-        await db.finish();
+        answer = await functionsApp.fetch(request, { env, db, now, session }, ctx);
+      } catch (error) {
+        await db.finish().catch(() => {});
+        throw error;
       }
+      // A function commits before its success answer (db.commit()); this catches one that forgot: a write is
+      // never answered as done when its COMMIT failed.
+      const ended = await db.finish().then(
+        () => null,
+        (error: unknown) => notSaved(error),
+      );
+      return ended ? Response.json({ error: "The service is temporarily unavailable." }, { status: 503 }) : answer;
     }
 
     const context: AppLoadContext = {
@@ -49,14 +63,27 @@ export default {
     let response: Response;
     try {
       response = await handleRemix(request, context);
-    } finally {
-      // Reads may end their transaction after the answer is on its way; a write's COMMIT must be done
-      // before its answer (the redirect's next page must see it).
-      const ending = db.finish();
-      if (request.method === "GET" || request.method === "HEAD") ctx.waitUntil(ending);
-      else await ending;
+    } catch (error) {
+      ctx.waitUntil(db.finish().catch(() => {}));
+      throw error;
+    }
+    if (request.method === "GET" || request.method === "HEAD") {
+      // A read may end its transaction after the answer is on its way.
+      ctx.waitUntil(db.finish().catch((error: unknown) => console.error("ending a read failed:", (error as Error)?.message ?? error)));
+    } else {
+      // An action commits before its success answer (db.commit(), visible in the action). Whatever is still
+      // open commits here, before the answer: if that COMMIT fails, the answer is the 503 page, never the
+      // action's success.
+      const failed = await db.finish().then(
+        () => null,
+        (error: unknown) => notSaved(error),
+      );
+      if (failed) response = notSavedPage();
     }
     const headers = new Headers(response.headers);
+    // A signed-in page is the player's own: never kept by a shared cache or the back/forward cache of a shared
+    // device. Public pages (no session) keep their caching; static assets never reach this code.
+    if ((await session.hasCookie()) || headers.has("Set-Cookie")) headers.set("Cache-Control", "private, no-store");
     for (const [k, v] of Object.entries(SECURITY_HEADERS)) if (!headers.has(k)) headers.set(k, v);
     if (env.ENVIRONMENT === "production") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
     // Statement counts are a development and test aid only: in production they would tell an attacker which

@@ -16,10 +16,19 @@ interface Props {
 /** The Manage Selections tab (creator and admins): set a member's pick, and every member's current pick. */
 export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }: Props) {
   const updating = usePending("set-selection");
+  // Before the deadline a member's pick is theirs (hidden-picks rule): only members without one can be set.
+  const picksHidden = members.some((p) => p.selectionHidden);
+  const settable = members.filter((p) => !p.selectionHidden);
   return (
     <div>
       <h2>Manage Selections</h2>
       <p className="muted">Set a player&apos;s team for Match Day {currentMatchDay}.</p>
+      {picksHidden ? (
+        <p className="muted">
+          Until the deadline you see who has picked, not their team, and you can set a team only for a player who has not
+          picked yet.
+        </p>
+      ) : null}
       <Form method="post" className="manage-form">
         <input type="hidden" name="intent" value="set-selection" />
         <div className="field">
@@ -28,7 +37,7 @@ export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }
             <option value="" disabled>
               Select a player
             </option>
-            {members.map((p) => (
+            {settable.map((p) => (
               <option key={p.userId} value={p.userId}>
                 {p.username}
               </option>
@@ -73,7 +82,7 @@ export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }
               <td data-label="Status">
                 <StatusBadge status={p.membershipStatus} />
               </td>
-              <td data-label="Current Selection">{p.currentSelection ?? (p.selectionHidden ? <em>Hidden</em> : "--")}</td>
+              <td data-label="Current Selection">{p.currentSelection ?? (p.hasSelection ? "Picked" : "Not picked yet")}</td>
             </tr>
           ))}
         </tbody>
