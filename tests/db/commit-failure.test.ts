@@ -51,14 +51,21 @@ async function timeZoneOf(userId: string): Promise<string | null> {
 }
 
 /** What a promise settles with: its value, or what it threw. */
-const settled = (p: Promise<unknown>) => p.then((v) => v, (e: unknown) => e);
+const settled = (p: Promise<unknown>) =>
+  p.then(
+    (v) => v,
+    (e: unknown) => e,
+  );
 
 describe("a failed COMMIT is an error answer, never success", () => {
   it("player path: a deferred trigger raising at COMMIT makes commit() throw a 503 and nothing is saved", async () => {
     await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
     const server = await signedIn(db.url, alice);
     // The statement itself succeeds: only the COMMIT fails.
-    const rows = await server.asUser(alice, (tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice} returning id`);
+    const rows = await server.asUser(
+      alice,
+      (tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice} returning id`,
+    );
     expect(rows).toHaveLength(1);
     const thrown = await settled(server.commit());
     expect(thrown).toBeInstanceOf(Response);
@@ -73,7 +80,7 @@ describe("a failed COMMIT is an error answer, never success", () => {
     const server = await signedIn(proxy.url, alice);
     await server.asUser(alice, (tx) => tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`);
     // A simple-query message ('Q', length, text) holding exactly "commit".
-    proxy.cutNext(/Q[\s\S]{4}commit\u0000/);
+    proxy.cutNext(new RegExp("Q[\\s\\S]{4}commit" + String.fromCharCode(0)));
     const thrown = await settled(server.commit());
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
@@ -100,7 +107,9 @@ describe("a failed COMMIT is an error answer, never success", () => {
   it("server path: a COMMIT refused by a deferred trigger is a 503, not the caller's success", async () => {
     await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
     const server = createDb(db.url, new Date());
-    const thrown = await settled(server.asService((tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice}`));
+    const thrown = await settled(
+      server.asService((tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice}`),
+    );
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
     expect(await timeZoneOf(alice)).toBe("Europe/London");

@@ -25,8 +25,7 @@ export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }
       <p className="muted">Set a player&apos;s team for Match Day {currentMatchDay}.</p>
       {picksHidden ? (
         <p className="muted">
-          Until the deadline you see who has picked, not their team, and you can set a team only for a player who has not
-          picked yet.
+          Until the deadline you see who has picked, not their team, and you can set a team only for a player who has not picked yet.
         </p>
       ) : null}
       <Form method="post" className="manage-form">
