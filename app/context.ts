@@ -21,6 +21,8 @@ declare module "@remix-run/cloudflare" {
     user(): Promise<SessionUser | null>;
     /** The user id of the signed session cookie, before the database has checked it (see requireUserAnd). */
     userId(): Promise<string | null>;
+    /** Whether the request carries a well-signed session cookie; asks nothing of the database. */
+    hasSessionCookie(): Promise<boolean>;
     clientAddress: string;
     waitUntil(promise: Promise<unknown>): void;
   }

@@ -65,9 +65,10 @@ export interface Db {
   statementCount(): number;
   /**
    * Ends a write: COMMITs the request's transaction now. An action calls it before its success answer, so the
-   * answer says "saved" only when the COMMIT did. Throws a 503 Response (nothing was saved) when a statement of
-   * the transaction failed or the COMMIT itself did (a deferred trigger raising, the connection lost). Later
-   * statements of the request (a loader after the action) open a new transaction under the same session.
+   * answer says "saved" only when the COMMIT did. Throws a 503 Response (nothing was saved) when the COMMIT
+   * fails (a deferred trigger raising, the connection lost). When a statement of the transaction failed, its
+   * caller already got that error (and answers the refusal): the transaction is rolled back, without a throw.
+   * Later statements of the request (a loader after the action) open a new transaction under the same session.
    */
   commit(): Promise<void>;
   /**
@@ -339,7 +340,12 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       const result = new Promise<unknown>((resolve) => resolve(fn(tx)));
       const [user, value] = await Promise.allSettled([session, result]);
       if (user.status === "rejected") throw user.reason;
-      if (user.value?.id !== userId) throw new Error("asUser for a user other than the session's.");
+      if (user.value?.id !== userId) {
+        // What was sent with an unconfirmed session is never kept (it ran with no identity, so RLS and the
+        // functions refused it anyway): the transaction ends in ROLLBACK.
+        failed = true;
+        throw new Error("asUser for a user other than the session's.");
+      }
       if (value.status === "rejected") throw mapped(value.reason);
       return value.value as never;
     },
@@ -363,8 +369,9 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     statementCount: () => counter.statements,
     async commit() {
       try {
-        if (await endTransaction()) return;
-        throw new Error("a statement of the transaction failed, so it was rolled back");
+        // A statement that failed was rolled back with the rest (endTransaction answers false): its caller
+        // already holds that error and answers the refusal, so only a failed COMMIT throws here.
+        await endTransaction();
       } catch (error) {
         throw notSaved(error);
       }

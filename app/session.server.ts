@@ -123,6 +123,24 @@ export async function requireUserAnd<T>(
   return { user, data: await reading };
 }
 
+/**
+ * A write's first step: a request without a session cookie goes to the login page before its body is read.
+ * Nothing is asked of the database here: the session is checked together with the write (requireUserAnd),
+ * in the same message.
+ */
+export async function requireSessionCookie(request: Request, context: AppLoadContext): Promise<void> {
+  if (!(await context.hasSessionCookie())) loginRedirect(request);
+}
+
+/**
+ * An action's write as the signed-in player: sent with the session check in one message (so a write costs the
+ * check-and-write round trip and the COMMIT). When the session is not confirmed the answer is the login
+ * redirect and the write, which ran with no identity, is rolled back.
+ */
+export async function writeAsUser<T>(request: Request, context: AppLoadContext, write: (userId: string) => Promise<T>): Promise<T> {
+  return (await requireUserAnd(request, context, write)).data;
+}
+
 /** The signed-in user, or a redirect to /login that brings them back here afterwards. */
 export async function requireUser(request: Request, context: AppLoadContext): Promise<SessionUser> {
   const user = await context.user();

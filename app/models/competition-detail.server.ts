@@ -64,7 +64,11 @@ export interface CompetitionDetail {
    * empty. The team itself only after the deadline (selectionHidden before it).
    */
   manageRows: PlayerRow[];
-  canManage: boolean;
+}
+
+/** Manage Selections is the competition creator's and admins' (set_player_selection decides again in SQL). */
+export function canManageSelections(user: { id: string; role: string }, competition: Pick<CompetitionInfo, "createdBy">): boolean {
+  return user.role === "admin" || (competition.createdBy !== null && competition.createdBy === user.id);
 }
 
 function playerRow(r: Record<string, unknown>): PlayerRow {
@@ -88,12 +92,10 @@ function playerRow(r: Record<string, unknown>): PlayerRow {
  */
 export async function getCompetitionDetail(
   db: Db,
-  user: { id: string; role: string },
+  me: string,
   competitionId: string,
   playersPage: number,
 ): Promise<CompetitionDetail | null> {
-  const me = user.id;
-  const isAdmin = user.role === "admin";
   const { offset } = pageWindow(playersPage, PLAYERS_PAGE_SIZE);
   return db.asUser(me, async (tx) => {
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
@@ -166,7 +168,6 @@ export async function getCompetitionDetail(
       knockoutStandings: knockoutRows.map(toKnockoutStanding),
       fixtures: normaliseFixtures(fixtureRows),
       manageRows: manageRows.map(playerRow),
-      canManage: isAdmin || (competition.createdBy !== null && competition.createdBy === me),
     };
   });
 }

@@ -24,6 +24,7 @@ import { pageFrom } from "~/components/Pager";
 import { intentOf, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { UUID_PATTERN, isUuid } from "~/lib/ids";
 import {
+  canManageSelections,
   championOf,
   getCompetitionDetail,
   PLAYERS_PAGE_SIZE,
@@ -36,7 +37,7 @@ import { joinCompetition, unregisterCompetition } from "~/models/competitions.se
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
 import { groupFixtures } from "~/models/selections.server";
-import { requireUser } from "~/session.server";
+import { requireSessionCookie, requireUserAnd, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 
@@ -58,19 +59,22 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await requireUser(request, context);
-  if (!isUuid(params.competitionId)) competitionNotFound();
+  const competitionId = params.competitionId;
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
-  const detail = await getCompetitionDetail(context.db, user, params.competitionId, playersPage);
+  // The page's reads travel with the session check (one round trip); nothing in them depends on the role.
+  const { user, data: detail } = await requireUserAnd(request, context, async (userId) =>
+    isUuid(competitionId) ? getCompetitionDetail(context.db, userId, competitionId, playersPage) : null,
+  );
   if (!detail) competitionNotFound();
+  const canManage = canManageSelections(user, detail.competition);
   const timeZone = safeTimeZone(user.timeZone);
   const { competition: c, membership } = detail;
 
   const isMember = !!membership;
   const available: TabId[] = ["overview", "details", "prizes"];
   if (isMember) available.push("my-selections");
-  if (detail.canManage) available.push("manage-selections");
+  if (canManage) available.push("manage-selections");
   const requested = url.searchParams.get("tab") as TabId | null;
   const tab: TabId = requested && available.includes(requested) ? requested : "overview";
 
@@ -94,7 +98,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     canUnregister: isMember && registrationOpen,
     confirmUnregister: url.searchParams.get("confirm") === "unregister",
     canSelect,
-    canManage: detail.canManage,
+    canManage,
     mySelections: detail.mySelections.map((s): MySelectionRow => ({
       matchDay: s.matchDay,
       team: s.team,
@@ -118,18 +122,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 const RegisterSchema = z.object({ registrationKey: z.string().trim().max(50).optional() });
 const SetSelectionSchema = z.object({ userId: z.string().regex(UUID_PATTERN), team: z.string().trim().min(1).max(60) });
 
-/** What each intent works on: the request's context, the signed-in player and the competition. */
+/** What each intent works on: the request, its context and the competition (the player comes with the write). */
 interface Act {
+  request: Request;
   context: AppLoadContext;
-  userId: string;
   competitionId: string;
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  await requireSessionCookie(request, context);
   if (!isUuid(params.competitionId)) competitionNotFound();
   const form = await readForm(request);
-  const act: Act = { context, userId: user.id, competitionId: params.competitionId };
+  const act: Act = { request, context, competitionId: params.competitionId };
   switch (intentOf(form)) {
     case "register":
       return register(act, form);
@@ -147,27 +151,30 @@ function refused(intent: "register" | "set-selection", errors: Record<string, st
   return data({ intent, errors, message }, { status: 400 });
 }
 
-async function register({ context, userId, competitionId }: Act, form: FormData) {
+async function register({ request, context, competitionId }: Act, form: FormData) {
   const parsed = parseForm(form, RegisterSchema);
   if (!parsed.ok) return refused("register", parsed.errors, "Please fill in all required fields.");
-  const code = await joinCompetition(context.db, userId, competitionId, parsed.data.registrationKey || undefined);
+  const key = parsed.data.registrationKey || undefined;
+  const code = await writeAsUser(request, context, (userId) => joinCompetition(context.db, userId, competitionId, key));
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, `/competition/${competitionId}`, registerMessage(code));
 }
 
-async function unregister({ context, userId, competitionId }: Act) {
-  const code = await unregisterCompetition(context.db, userId, competitionId);
+async function unregister({ request, context, competitionId }: Act) {
+  const code = await writeAsUser(request, context, (userId) => unregisterCompetition(context.db, userId, competitionId));
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, `/competition/${competitionId}`, unregisterMessage(code));
 }
 
-async function setSelection({ context, userId, competitionId }: Act, form: FormData) {
+async function setSelection({ request, context, competitionId }: Act, form: FormData) {
   const parsed = parseForm(form, SetSelectionSchema);
   if (!parsed.ok) return refused("set-selection", parsed.errors, "Failed to update selection.");
+  const { userId: playerId, team } = parsed.data;
   let code: SetSelectionCode | "error";
   try {
-    code = await setPlayerSelection(context.db, userId, competitionId, parsed.data.userId, parsed.data.team);
+    code = await writeAsUser(request, context, (userId) => setPlayerSelection(context.db, userId, competitionId, playerId, team));
   } catch (error) {
+    if (error instanceof Response) throw error;
     console.error("set_player_selection failed:", (error as Error)?.message ?? error);
     code = "error";
   }

@@ -22,7 +22,7 @@ import { startDateField, todayIn } from "~/lib/validation";
 import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { requireUser, requireUserAnd } from "~/session.server";
+import { requireSessionCookie, requireUser, requireUserAnd, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/competitions.css?url";
 
@@ -99,7 +99,7 @@ function createPrivateSchema(today: string, isAdmin: boolean) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  await requireSessionCookie(request, context);
   const form = await readForm(request);
   const js = form.get("_js") === "1";
   const intent = form.get("intent");
@@ -117,8 +117,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
         : redirectWithToast(context.env, back, toast);
     }
     const { competitionId, registrationKey } = parsed.data;
-    if (!user.username) throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);
-    const result = await joinCompetition(context.db, user.id, competitionId, registrationKey ?? null);
+    // Without a username the database answers no_username (below), so the join needs no check before it.
+    const result = await writeAsUser(request, context, (userId) =>
+      joinCompetition(context.db, userId, competitionId, registrationKey ?? null),
+    );
     await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
     if (result.code === "no_username") throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);
     const toast = joinMessage(result);
@@ -130,6 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   if (intent === "create-private") {
+    const user = await requireUser(request, context);
     const isAdmin = user.role === "admin";
     const back = safeRedirect(form.get("redirectTo"), "/competitions?create=1");
     const parsed = createPrivateSchema(todayIn(context.now, user.timeZone), isAdmin).safeParse({

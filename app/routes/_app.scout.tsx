@@ -15,7 +15,7 @@ import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent }
 import { isUuid, UUID_PATTERN } from "~/lib/ids";
 import { parseScores, redeemToast, saveToast } from "~/lib/scout";
 import { getScoutPage, redeemTicket, savePredictions, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
-import { requireUser, requireUserAnd } from "~/session.server";
+import { requireSessionCookie, requireUserAnd, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scout | FootyCoach" }];
@@ -85,22 +85,23 @@ const SaveSchema = z.object({
 });
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  await requireSessionCookie(request, context);
   const form = await readForm(request);
   switch (intentOf(form)) {
     case "redeem":
-      return redeem(context, user.id, form);
+      return redeem(request, context, form);
     case "save-predictions":
-      return save(context, user.id, form);
+      return save(request, context, form);
     default:
       return unknownIntent();
   }
 }
 
-async function redeem(context: AppLoadContext, userId: string, form: FormData) {
+async function redeem(request: Request, context: AppLoadContext, form: FormData) {
   const parsed = parseForm(form, RedeemSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to create new entry", 400, { intent: "redeem" as const });
-  const code = await redeemTicket(context.db, userId, parsed.data.competitionId);
+  const { competitionId } = parsed.data;
+  const code = await writeAsUser(request, context, (userId) => redeemTicket(context.db, userId, competitionId));
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return redirectWithToast(context.env, scoutHref(parsed.data.competitionId), redeemToast(code));
 }
@@ -109,7 +110,7 @@ async function redeem(context: AppLoadContext, userId: string, form: FormData) {
  * Saves one fixture (the Save Prediction button sends `fixture`) or the whole entry (Save Entry: every fixture
  * with scores). Bad input is answered in place with the submitted values; the database's refusals as a toast.
  */
-async function save(context: AppLoadContext, userId: string, form: FormData) {
+async function save(request: Request, context: AppLoadContext, form: FormData) {
   const parsed = parseForm(form, SaveSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to save prediction", 400, { intent: "save-predictions" as const });
   const { competitionId, entryId, fixture } = parsed.data;
@@ -128,7 +129,7 @@ async function save(context: AppLoadContext, userId: string, form: FormData) {
     const refusal: SaveRefusal = { intent: "save-predictions", entryId, fixtureId: scores.fixtureId, message: scores.message, values };
     return invalid({ score: scores.message }, scores.message, 400, refusal);
   }
-  const code = await savePredictions(context.db, userId, entryId, scores.predictions);
+  const code = await writeAsUser(request, context, (userId) => savePredictions(context.db, userId, entryId, scores.predictions));
   // Scoring runs at COMMIT (a deferred trigger): the answer says "saved" only once the COMMIT is done.
   const failed = await commitOrRefuse(context.db, "Failed to save prediction", { intent: "save-predictions" as const, entryId, values });
   if (failed) return failed;

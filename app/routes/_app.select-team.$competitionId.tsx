@@ -7,7 +7,7 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
 import { getTeamSelectionPage, groupFixtures, saveTeamSelection, selectionRefusalReason } from "~/models/selections.server";
-import { requireUser, requireUserAnd } from "~/session.server";
+import { requireSessionCookie, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
@@ -53,27 +53,31 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 const SelectSchema = z.object({ team: z.string().trim().min(1).max(60) });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const user = await requireUser(request, context);
+  await requireSessionCookie(request, context);
   if (!isUuid(params.competitionId)) competitionNotFound();
   const form = await readForm(request);
   switch (intentOf(form)) {
     case "select":
-      return select(context, user.id, params.competitionId, form);
+      return select(request, context, params.competitionId, form);
     default:
       return unknownIntent();
   }
 }
 
 /** Saves the player's pick for the current match day; the database decides whether it is allowed. */
-async function select(context: AppLoadContext, userId: string, competitionId: string, form: FormData) {
+async function select(request: Request, context: AppLoadContext, competitionId: string, form: FormData) {
   const here = `/select-team/${competitionId}`;
   const parsed = parseForm(form, SelectSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to save team selection.");
 
   let code: string;
   try {
-    code = await saveTeamSelection(context.db, userId, competitionId, parsed.data.team);
+    // The pick travels with the session check (one round trip); it counts only if the session is confirmed.
+    ({ data: code } = await requireUserAnd(request, context, (userId) =>
+      saveTeamSelection(context.db, userId, competitionId, parsed.data.team),
+    ));
   } catch (error) {
+    if (error instanceof Response) throw error;
     // Never a stack trace: the player gets the error toast and can try again.
     console.error("save_team_selection failed:", (error as Error)?.message ?? error);
     code = "error";

@@ -57,6 +57,7 @@ export default {
       now,
       user: session.user,
       userId: session.userId,
+      hasSessionCookie: session.hasCookie,
       clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
       waitUntil: (p) => ctx.waitUntil(p),
     };
