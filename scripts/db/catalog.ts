@@ -143,7 +143,12 @@ export function compareCatalogs(migrations: Catalog, schemas: Catalog): Differen
     if (a && b && a.body === b.body) continue;
     out.push({ key, entry: (a ?? b)!, migrations: a?.body ?? null, schemas: b?.body ?? null });
   }
-  return out;
+  // Rows are compared too, but an empty table's COPY header only repeats a difference of its columns.
+  const tables = new Set(out.filter((d) => d.entry.type === "TABLE").map((d) => `${d.entry.schema}.${d.entry.name}`));
+  const noRows = (body: string | null) => body !== null && /^COPY [^\n]*\n\\\.$/.test(body);
+  return out.filter(
+    (d) => !(d.entry.type === "TABLE DATA" && tables.has(`${d.entry.schema}.${d.entry.name}`) && noRows(d.migrations) && noRows(d.schemas)),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -160,101 +165,144 @@ export function readSqlFiles(files: string[], root: string): SqlFile[] {
 }
 
 export interface Location {
-  /** The object the entry is about, in words: "function private.create_competition", "table public.fixtures". */
+  /** The object the entry is about, in words: "function private.create_competition(...)", "table public.fixtures". */
   object: string;
   /** file:line of the definition in supabase/schemas/, if any. */
   subjectFile: string | null;
-  /** The last migration that defines (or mentions) it, if any. */
+  /** The last migration that creates, alters, drops, comments on or grants on the object, if any. */
   lastMigration: string | null;
 }
 
-const ident = (name: string) => name.replace(/^"(.*)"$/, "$1");
+const ident = (name: string) => name.replace(/^"(.*)"$/, "$1").replace(/""/g, '"');
 const re = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const rx = (source: string) => new RegExp(source, "i");
+/** Anything up to the end of the statement (grant lists name several objects). */
+const STMT = "[^;]*?";
 
-/** Patterns that find the statement defining an entry's object, most specific first. */
-function definitionPatterns(e: Entry): { object: string; patterns: RegExp[] } {
+interface Patterns {
+  object: string;
+  /** The statement that defines the object: found in supabase/schemas/. */
+  define: RegExp[];
+  /** Every statement that changes it: the last one found in supabase/migrations/. */
+  touch: RegExp[];
+}
+
+/** How to find an entry's object in SQL files. */
+function patternsFor(e: Entry): Patterns {
   const s = e.schema;
-  const q = (name: string) => `${re(s)}\\.${re(ident(name))}`;
-  const table = (name: string) => ({
-    object: `table ${s}.${ident(name)}`,
-    patterns: [new RegExp(`create\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?${q(name)}\\b`, "i")],
-  });
-  const relation = (name: string) => ({
-    object: `${s}.${ident(name)}`,
-    patterns: [
-      new RegExp(`create\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?${q(name)}\\b`, "i"),
-      new RegExp(`create\\s+(?:or\\s+replace\\s+)?(?:materialized\\s+)?view\\s+${q(name)}\\b`, "i"),
-      new RegExp(`create\\s+sequence\\s+(?:if\\s+not\\s+exists\\s+)?${q(name)}\\b`, "i"),
-    ],
-  });
-  const fn = (signature: string) => {
-    const name = signature.replace(/\(.*$/s, "");
+  const q = (name: string) => `${re(s)}\\.${re(ident(name))}\\b`;
+  const relation = (name: string, kind = "table"): Patterns => {
+    const create = rx(
+      `create\\s+(?:or\\s+replace\\s+)?(?:unlogged\\s+|materialized\\s+)?(?:table|view|sequence)\\s+(?:if\\s+not\\s+exists\\s+)?${q(name)}`,
+    );
     return {
-      object: `function ${s}.${signature.replace(/\s*\(/, "(")}`,
-      patterns: [new RegExp(`create\\s+(?:or\\s+replace\\s+)?(?:function|procedure)\\s+${q(name)}\\s*\\(`, "i")],
+      object: `${kind} ${s}.${ident(name)}`,
+      define: [create],
+      touch: [create, rx(`(?:alter|drop)\\s+(?:table|view|materialized\\s+view|sequence)\\s+(?:if\\s+exists\\s+)?(?:only\\s+)?${q(name)}`)],
+    };
+  };
+  const fn = (signature: string): Patterns => {
+    const name = signature.replace(/\(.*$/s, "");
+    const create = rx(`create\\s+(?:or\\s+replace\\s+)?(?:function|procedure)\\s+${re(s)}\\.${re(ident(name))}\\s*\\(`);
+    return {
+      object: `function ${s}.${signature}`,
+      define: [create],
+      touch: [create, rx(`(?:alter|drop)\\s+(?:function|procedure)\\s+(?:if\\s+exists\\s+)?${re(s)}\\.${re(ident(name))}\\s*\\(`)],
+    };
+  };
+  const named = (kind: string, name: string, on: Patterns, createPrefix: string): Patterns => {
+    const create = rx(`${createPrefix}\\s+${re(ident(name))}\\b`);
+    return {
+      object: `${kind} ${ident(name)} on ${on.object}`,
+      define: [create, ...on.define],
+      touch: [create, rx(`(?:alter|drop)\\s+${kind}\\s+(?:if\\s+exists\\s+)?${re(ident(name))}\\b`)],
     };
   };
   const [first, second] = e.name.split(" ");
   switch (e.type) {
     case "TABLE":
-      return table(e.name);
+      return relation(e.name);
     case "VIEW":
     case "MATERIALIZED VIEW":
-    case "SEQUENCE":
+      return relation(e.name, "view");
+    case "SEQUENCE": {
+      const table = sequenceTable(e);
+      return table ? relation(table) : relation(e.name, "sequence");
+    }
     case "SEQUENCE OWNED BY":
-    case "TABLE DATA":
     case "SEQUENCE SET":
-      return relation(e.type === "SEQUENCE" || e.type === "SEQUENCE SET" ? sequenceTable(e) ?? e.name : e.name);
+      return relation(e.name, "sequence");
+    case "TABLE DATA":
+      return { ...relation(e.name), object: `rows of table ${s}.${ident(e.name)}` };
     case "FUNCTION":
     case "PROCEDURE":
       return fn(e.name);
-    case "INDEX":
-      return {
-        object: `index ${s}.${e.name}`,
-        patterns: [new RegExp(`create\\s+(?:unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?${re(ident(e.name))}\\b`, "i")],
-      };
+    case "INDEX": {
+      const table = /\bON (?:ONLY )?[^.\s]+\.("(?:[^"]|"")+"|[^\s(]+)/.exec(e.body)?.[1];
+      return named(
+        "index",
+        e.name,
+        table ? relation(table) : { object: s, define: [], touch: [] },
+        "create\\s+(?:unique\\s+)?index\\s+(?:concurrently\\s+)?(?:if\\s+not\\s+exists\\s+)?",
+      );
+    }
     case "TRIGGER":
-      return {
-        object: `trigger ${second} on ${s}.${first}`,
-        patterns: [new RegExp(`create\\s+(?:or\\s+replace\\s+)?(?:constraint\\s+)?trigger\\s+${re(ident(second))}\\b`, "i")],
-      };
+      return named("trigger", second, relation(first), "create\\s+(?:or\\s+replace\\s+)?(?:constraint\\s+)?trigger");
     case "POLICY":
-      return {
-        object: `policy ${second} on ${s}.${first}`,
-        patterns: [new RegExp(`create\\s+policy\\s+${re(ident(second))}\\b`, "i"), ...table(first).patterns],
-      };
+      return named("policy", second, relation(first), "create\\s+policy");
     case "CONSTRAINT":
     case "FK CONSTRAINT":
-    case "CHECK CONSTRAINT":
-      return {
-        object: `constraint ${second} on ${s}.${first}`,
-        patterns: [new RegExp(`constraint\\s+${re(ident(second))}\\b`, "i"), ...table(first).patterns],
-      };
+    case "CHECK CONSTRAINT": {
+      const on = relation(first);
+      const p = named("constraint", second, on, "constraint");
+      return { ...p, touch: [...p.touch, ...on.touch] };
+    }
     case "DEFAULT":
     case "ROW SECURITY":
-    case "RULE":
-      return { ...table(first), object: `${e.type.toLowerCase()} of table ${s}.${ident(first)}` };
+    case "RULE": {
+      const on = relation(first);
+      return { ...on, object: `${e.type.toLowerCase()} of ${on.object}` };
+    }
     case "SCHEMA":
-      return { object: `schema ${e.name}`, patterns: [new RegExp(`create\\s+schema\\s+(?:if\\s+not\\s+exists\\s+)?${re(e.name)}\\b`, "i")] };
-    case "EXTENSION":
-      return { object: `extension ${e.name}`, patterns: [new RegExp(`create\\s+extension\\s+(?:if\\s+not\\s+exists\\s+)?${re(e.name)}\\b`, "i")] };
+    case "EXTENSION": {
+      const kind = e.type.toLowerCase();
+      const create = rx(`create\\s+${kind}\\s+(?:if\\s+not\\s+exists\\s+)?${re(e.name)}\\b`);
+      return { object: `${kind} ${e.name}`, define: [create], touch: [create, rx(`(?:alter|drop)\\s+${kind}\\s+${re(e.name)}\\b`)] };
+    }
     case "ACL":
     case "COMMENT": {
       const m = /^([A-Z ]+?) (.*)$/.exec(e.name);
-      const what = e.type === "ACL" ? "grants of" : "comment on";
-      if (!m) return { object: `${what} ${e.name}`, patterns: [] };
+      if (!m) return { object: `${e.type.toLowerCase()} ${e.name}`, define: [], touch: [] };
       const [, kind, name] = m;
-      const inner = (() => {
-        if (kind === "SCHEMA") return definitionPatterns({ ...e, type: "SCHEMA", name, schema: "-" });
-        if (kind === "EXTENSION") return definitionPatterns({ ...e, type: "EXTENSION", name, schema: "-" });
-        if (kind === "FUNCTION" || kind === "PROCEDURE") return fn(name);
-        if (kind === "COLUMN") return table(name.split(".")[0]);
-        return relation(name);
-      })();
-      return { object: `${what} ${kind === "COLUMN" ? `column ${s}.${name}` : inner.object}`, patterns: inner.patterns };
+      const inner =
+        kind === "SCHEMA" || kind === "EXTENSION"
+          ? patternsFor({ ...e, type: kind, name, schema: "-" })
+          : kind === "FUNCTION" || kind === "PROCEDURE"
+            ? fn(name)
+            : kind === "COLUMN"
+              ? { ...relation(name.split(".")[0]), object: `column ${s}.${name}` }
+              : relation(name, kind.toLowerCase());
+      const target =
+        kind === "SCHEMA" || kind === "EXTENSION"
+          ? `${kind.toLowerCase()}\\s+${re(name)}\\b`
+          : kind === "FUNCTION" || kind === "PROCEDURE"
+            ? `${re(s)}\\.${re(ident(name.replace(/\(.*$/s, "")))}\\s*\\(`
+            : `${re(s)}\\.${re(ident(name.split(".")[0]))}\\b`;
+      const statement =
+        e.type === "ACL"
+          ? [
+              rx(`(?:grant|revoke)\\s${STMT}\\bon\\s${STMT}${target}`),
+              rx(`(?:grant|revoke)\\s${STMT}\\bon\\s+all\\s+\\w+\\s+in\\s+schema\\s+${re(s)}\\b`),
+            ]
+          : [rx(`comment\\s+on\\s+\\w+(?:\\s+view)?\\s+${target}`)];
+      return {
+        object: `${e.type === "ACL" ? "grants of" : "comment on"} ${inner.object}`,
+        define: [...statement, ...inner.define],
+        touch: statement,
+      };
     }
     default:
-      return { object: `${e.type.toLowerCase()} ${s}.${e.name}`, patterns: [] };
+      return { object: `${e.type.toLowerCase()} ${s}.${e.name}`, define: [], touch: [] };
   }
 }
 
@@ -264,24 +312,32 @@ function sequenceTable(e: Entry): string | null {
   return m ? m[1] : null;
 }
 
-function findIn(files: SqlFile[], patterns: RegExp[]): { file: string; line: number } | null {
-  for (const pattern of patterns) {
-    let found: { file: string; line: number } | null = null;
-    for (const f of files) {
-      const global = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : pattern.flags + "g");
-      for (const m of f.text.matchAll(global)) found = { file: f.file, line: f.text.slice(0, m.index).split("\n").length };
-    }
-    if (found) return found; // the last match: for migrations, the latest definition
-  }
-  return null;
+interface Hit {
+  file: string;
+  line: number;
 }
 
+/** Every match of the patterns in the files, in file order, then position. */
+function hits(files: SqlFile[], patterns: RegExp[]): Hit[] {
+  const out: (Hit & { at: number; order: number })[] = [];
+  files.forEach((f, order) => {
+    for (const pattern of patterns) {
+      for (const m of f.text.matchAll(new RegExp(pattern.source, "gi"))) {
+        out.push({ file: f.file, line: f.text.slice(0, m.index).split("\n").length, at: m.index, order });
+      }
+    }
+  });
+  return out.sort((a, b) => a.order - b.order || a.at - b.at).map(({ file, line }) => ({ file, line }));
+}
+
+/** The object an entry is about, its definition in the subject files and the last migration that changed it. */
 export function locate(e: Entry, subjectFiles: SqlFile[], migrationFiles: SqlFile[]): Location {
-  const { object, patterns } = definitionPatterns(e);
-  const subject = findIn(subjectFiles, patterns);
-  const migration = findIn(migrationFiles, patterns);
+  const p = patternsFor(e);
+  let subject: Hit | undefined;
+  for (const pattern of p.define) if (!subject) subject = hits(subjectFiles, [pattern])[0];
+  const migration = hits(migrationFiles, p.touch).at(-1);
   return {
-    object,
+    object: p.object,
     subjectFile: subject ? `${subject.file}:${subject.line}` : null,
     lastMigration: migration ? migration.file : null,
   };
@@ -296,14 +352,13 @@ export function formatDifferences(diffs: Difference[], subjectFiles: SqlFile[], 
     `${diffs.length} difference(s) between the database the migrations build and the one supabase/schemas/ builds`,
     "(- what the migrations give, + what the schema files give):",
   ];
-  for (const d of diffs) {
-    const where = locate(d.entry, subjectFiles, migrationFiles);
+  const located = diffs
+    .map((d) => ({ d, where: locate(d.entry, subjectFiles, migrationFiles) }))
+    // the entries of one object together: a function with its grants and comment, a table with its constraints
+    .sort((x, y) => (x.where.subjectFile ?? "~").localeCompare(y.where.subjectFile ?? "~") || x.d.key.localeCompare(y.d.key));
+  for (const { d, where } of located) {
     const state =
-      d.schemas === null
-        ? "only in the migrations' database"
-        : d.migrations === null
-          ? "only in the schema files' database"
-          : "differs";
+      d.schemas === null ? "only in the migrations' database" : d.migrations === null ? "only in the schema files' database" : "differs";
     out.push(
       "",
       `* ${where.object} [${d.entry.type}] ${state}`,
@@ -330,7 +385,7 @@ export function lineDiff(a: string, b: string, context = 2): string[] {
   let i = 0;
   let j = 0;
   while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) ops.push({ op: " ", line: x[i++] }), j++;
+    if (i < x.length && j < y.length && x[i] === y[j]) (ops.push({ op: " ", line: x[i++] }), j++);
     else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push({ op: "-", line: x[i++] });
     else ops.push({ op: "+", line: y[j++] });
   }

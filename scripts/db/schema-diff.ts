@@ -75,7 +75,9 @@ async function main() {
         process.exitCode = 1;
       } else {
         const dir = path.relative(process.cwd(), path.join(ROOT, "supabase"));
-        console.log(`${dir}/migrations and ${dir}/schemas define the same database (${compared} catalog entries compared with pg_dump ${pgDump.major}).`);
+        console.log(
+          `${dir}/migrations and ${dir}/schemas define the same database (${compared} catalog entries compared with pg_dump ${pgDump.major}).`,
+        );
       }
     } finally {
       await dropTestDatabase(migrationsUrl);
