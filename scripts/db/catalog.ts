@@ -385,8 +385,10 @@ export function lineDiff(a: string, b: string, context = 2): string[] {
   let i = 0;
   let j = 0;
   while (i < x.length || j < y.length) {
-    if (i < x.length && j < y.length && x[i] === y[j]) (ops.push({ op: " ", line: x[i++] }), j++);
-    else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push({ op: "-", line: x[i++] });
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      ops.push({ op: " ", line: x[i++] });
+      j++;
+    } else if (i < x.length && (j === y.length || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push({ op: "-", line: x[i++] });
     else ops.push({ op: "+", line: y[j++] });
   }
   const keep = ops.map((o, k) => o.op !== " " || ops.slice(Math.max(0, k - context), k + context + 1).some((n) => n.op !== " "));
