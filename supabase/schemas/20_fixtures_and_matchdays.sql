@@ -4,8 +4,9 @@
 -- Rules: docs/game-rules.md "Time". Decisions: 001 ("Fixtures and matchdays", "Clock"), 011-one-home-per-rule.md.
 --
 -- Entering results, the CSV upload and match-day processing (what a complete match day does to competitions)
--- are in 60_results_and_processing.sql; the fixture triggers of other subjects are fixtures_refresh_stats
--- (50_standings.sql) and fixtures_queue_scout_scoring_* (80_scout.sql).
+-- are in 60_results_and_processing.sql. Triggers of other subjects on these tables: fixtures_refresh_stats
+-- (50_standings.sql), fixtures_queue_scout_scoring_* (80_scout.sql), matchdays_sync_competitions
+-- (30_competitions_and_membership.sql).
 
 -- ---------------------------------------------------------------------------------------------------------
 -- fixtures
