@@ -38,8 +38,11 @@ export async function listMigrations(dir = "supabase/migrations"): Promise<Migra
   return migrations;
 }
 
-/** Same shape as the Supabase CLI's history table (created only if missing). */
-const HISTORY_DDL = `
+/**
+ * Same shape as the Supabase CLI's history table (created only if missing). Also used by
+ * scripts/db/apply-schemas.ts to record the migrations a database built from supabase/schemas/ already has.
+ */
+export const HISTORY_DDL = `
   create schema if not exists supabase_migrations;
   create table if not exists supabase_migrations.schema_migrations (version text not null primary key);
   alter table supabase_migrations.schema_migrations add column if not exists statements text[];

@@ -1,0 +1,715 @@
+-- Results and match-day processing: entering a result or a postponement (admin panel), the CSV fixtures upload,
+-- and the one home of "a match day is over, apply the rules": knockout eliminations and roll-over, the winner,
+-- the end of a season, the advance of current_match_day, registration closing at the deadline, re-processing
+-- after a corrected result.
+-- Rules: docs/game-rules.md "Competitions" (match-day advance), "Knockout", "Season", "Admin".
+-- Decisions: 006-results-processing.md, 013-scheduler-worker-and-reminders.md (process_due_matchdays).
+--
+-- A competition's current match day is finished when its (league, season, current_match_day) has fixtures,
+-- every one of them is complete or postponed, and its deadline has passed (public.matchday_closed: match-day
+-- processing never runs while picks are open, so nobody is out "for no pick" early). Processing it:
+--   knockout: each active member survives when their pick won or its fixture was postponed; a draw, a loss or
+--     no pick eliminates (knocked_out_on = that match day) - unless that would eliminate every remaining member
+--     (roll-over: nobody is). Then exactly one left -> knockout_winner, membership completed, competition
+--     inactive/completed; last match day with several left -> all completed (status Winner), the first in
+--     leaderboard order (sort_name, user_id) stored as knockout_winner, competition inactive/completed.
+--   season: standings are already stored (triggers of 50_standings.sql); after the last match day the
+--     competition ends (inactive/completed); the champion is membership_ranks rank 1.
+--   otherwise current_match_day moves on by one. Registration still open is closed (its deadline has passed).
+-- Each processed (competition, match day) gets a row in public.competition_matchday_results, so running again
+-- changes nothing. A change of a result of a processed match day re-derives everything from that match day on
+-- (private.reprocess_competition): memberships eliminated on or after it and winners become active again, the
+-- competition re-opens at that match day, and processing runs forward again as far as results allow.
+--
+-- Every step is a set-based statement per competition (no loop over members). Lock order
+-- (30_competitions_and_membership.sql): the competition rows first, in id order, then memberships. Scout
+-- scoring of a changed result runs at commit (80_scout.sql).
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Processed match days
+-- ---------------------------------------------------------------------------------------------------------
+
+create table public.competition_matchday_results (
+  competition_id uuid not null references public.competitions (id) on delete cascade,
+  match_day integer not null,
+  processed_at timestamptz not null default public.app_now(),
+  still_in integer,    -- knockout: members still in after this match day (null for season)
+  eliminated integer,  -- knockout: members eliminated on this match day
+  rolled_over boolean not null default false,
+  primary key (competition_id, match_day),
+  constraint competition_matchday_results_match_day_check check (match_day >= 1)
+);
+
+comment on table public.competition_matchday_results is
+  'Processed match days per competition (written only by match-day processing); re-running changes nothing.';
+
+alter table public.competition_matchday_results enable row level security;
+
+create policy competition_matchday_results_select_authenticated on public.competition_matchday_results
+  for select to authenticated
+  using (true);
+
+revoke all on table public.competition_matchday_results from public, anon, authenticated;
+grant select on table public.competition_matchday_results to authenticated;
+grant select on table public.competition_matchday_results to service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Processing
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Process every finished match day of one competition, from its current match day on; the number processed.
+create function private.process_competition(p_competition_id uuid) returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_c public.competitions%rowtype;
+  v_md integer;
+  v_done integer := 0;
+  v_remaining integer;
+  v_out uuid[];
+  v_rolled boolean;
+  v_left integer;
+  v_winner uuid;
+begin
+  perform private.lock_competition(p_competition_id);
+  loop
+    select * into v_c from public.competitions c where c.id = p_competition_id;
+    exit when not found or v_c.status <> 'active' or v_c.type not in ('knockout', 'season');
+    v_md := v_c.current_match_day;
+    exit when exists (select 1 from public.competition_matchday_results r
+                       where r.competition_id = p_competition_id and r.match_day = v_md);
+    -- never before the match day's deadline: picks are still open, nobody is out "for no pick" yet
+    exit when not public.matchday_closed(v_c.league, v_c.season, v_md);
+    -- finished: has fixtures, none pending
+    exit when not exists (select 1 from public.fixtures f
+                           where f.league = v_c.league and f.season = v_c.season and f.match_day = v_md)
+           or exists (select 1 from public.fixtures f
+                       where f.league = v_c.league and f.season = v_c.season and f.match_day = v_md
+                         and f.status = 'pending');
+
+    v_rolled := false;
+    v_left := null;
+    v_out := null;
+    if v_c.type = 'knockout' then
+      select count(*)::integer,
+             pg_catalog.array_agg(x.user_id) filter (where not x.survives)
+        into v_remaining, v_out
+        from (
+          select us.user_id,
+                 coalesce(f.status = 'postponed'
+                          or (f.status = 'complete'
+                              and ((ts.selected_team = f.home_team and f.home_score > f.away_score)
+                                   or (ts.selected_team = f.away_team and f.away_score > f.home_score))),
+                          false) as survives
+            from public.user_selections us
+            left join public.team_selections ts
+              on ts.user_id = us.user_id and ts.competition_id = us.competition_id and ts.match_day = v_md
+            left join public.fixtures f on f.id = ts.fixture_id
+           where us.competition_id = p_competition_id and us.status = 'active'
+        ) x;
+
+      if v_out is not null and pg_catalog.cardinality(v_out) = v_remaining then
+        v_rolled := true;  -- every remaining member would go out: nobody does
+        v_out := null;
+      end if;
+      if v_out is not null then
+        update public.user_selections us
+           set status = 'eliminated', knocked_out_on = v_md
+          from pg_catalog.unnest(v_out) as o (user_id)
+         where us.competition_id = p_competition_id and us.user_id = o.user_id and us.status = 'active';
+      end if;
+      v_left := v_remaining - coalesce(pg_catalog.cardinality(v_out), 0);
+
+      if v_left = 1 or (v_left > 1 and v_md >= v_c.total_match_days) then
+        select us.user_id into v_winner
+          from public.user_selections us
+         where us.competition_id = p_competition_id and us.status = 'active'
+         order by (us.status = 'eliminated'), us.knocked_out_on desc nulls first, us.sort_name, us.user_id
+         limit 1;
+        update public.user_selections us set status = 'completed'
+         where us.competition_id = p_competition_id and us.status = 'active';
+        update public.competitions c
+           set knockout_winner = v_winner, status = 'inactive', registration_status = 'completed'
+         where c.id = p_competition_id;
+      elsif v_md >= v_c.total_match_days then
+        update public.competitions c set status = 'inactive', registration_status = 'completed'
+         where c.id = p_competition_id;
+      else
+        update public.competitions c
+           set current_match_day = v_md + 1,
+               registration_status = case when c.registration_status = 'open' then 'closed'
+                                          else c.registration_status end
+         where c.id = p_competition_id;
+      end if;
+    else
+      if v_md >= v_c.total_match_days then
+        update public.competitions c set status = 'inactive', registration_status = 'completed'
+         where c.id = p_competition_id;
+      else
+        update public.competitions c
+           set current_match_day = v_md + 1,
+               registration_status = case when c.registration_status = 'open' then 'closed'
+                                          else c.registration_status end
+         where c.id = p_competition_id;
+      end if;
+    end if;
+
+    insert into public.competition_matchday_results as r
+      (competition_id, match_day, processed_at, still_in, eliminated, rolled_over)
+    values (p_competition_id, v_md, public.app_now(), v_left,
+            case when v_c.type = 'knockout' then coalesce(pg_catalog.cardinality(v_out), 0) end, v_rolled);
+    v_done := v_done + 1;
+  end loop;
+  return v_done;
+end
+$$;
+
+-- Undo everything derived from match day p_from_match_day on, then process forward again. Used when a result
+-- (or postponement) of an already processed match day changes. Returns the number of match days processed.
+create function private.reprocess_competition(p_competition_id uuid, p_from_match_day integer) returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_c public.competitions%rowtype;
+  v_from integer;
+begin
+  perform private.lock_competition(p_competition_id);
+  select * into v_c from public.competitions c where c.id = p_competition_id;
+  if not found or v_c.type not in ('knockout', 'season') then
+    return 0;
+  end if;
+  v_from := greatest(p_from_match_day, v_c.start_match_day);
+  if exists (select 1 from public.competition_matchday_results r
+              where r.competition_id = p_competition_id and r.match_day >= v_from) then
+    delete from public.competition_matchday_results r
+     where r.competition_id = p_competition_id and r.match_day >= v_from;
+    if v_c.type = 'knockout' then
+      update public.user_selections us
+         set status = 'active', knocked_out_on = null
+       where us.competition_id = p_competition_id
+         and ((us.status = 'eliminated' and us.knocked_out_on >= v_from) or us.status = 'completed');
+    end if;
+    update public.competitions c
+       set current_match_day = least(v_from, c.total_match_days),
+           status = 'active',
+           knockout_winner = null,
+           registration_status = case when c.registration_status = 'completed' then 'closed'
+                                      else c.registration_status end
+     where c.id = p_competition_id;
+  end if;
+  return private.process_competition(p_competition_id);
+end
+$$;
+
+-- Lock the season/knockout competitions of a (league, season), in id order (before a fixture of it changes).
+create function private.lock_competitions_of(p_league text, p_season text) returns void
+  language sql
+  security definer
+  set search_path = ''
+as $$
+  select null::void from (
+    select c.id from public.competitions c
+     where c.league = p_league and c.season = p_season and c.type in ('knockout', 'season')
+     order by c.id
+       for no key update
+  ) x
+$$;
+
+-- Lock the season/knockout competitions of several (league, season) pairs (given as league || E'\x1f' ||
+-- season) in one id order.
+create function private.lock_competitions_of_many(p_keys text[]) returns void
+  language sql
+  security definer
+  set search_path = ''
+as $$
+  select null::void from (
+    select c.id from public.competitions c
+     where c.type in ('knockout', 'season')
+       and (c.league || E'\x1f' || c.season) = any (p_keys)
+     order by c.id
+       for no key update
+  ) x
+$$;
+
+-- A fixture of (league, season, match_day) was saved: re-derive competitions that had processed that match day
+-- when p_changed, and process any competition whose current match day may now be finished. Competitions are
+-- handled in id order. Returns the number of competitions that processed at least one match day.
+create function private.after_fixture_change(p_league text, p_season text, p_match_day integer, p_changed boolean)
+returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_id uuid;
+  v_advanced integer := 0;
+  v_n integer;
+begin
+  perform private.lock_competitions_of(p_league, p_season);
+  for v_id in
+    select c.id from public.competitions c
+     where c.league = p_league and c.season = p_season and c.type in ('knockout', 'season')
+       and c.start_match_day <= p_match_day
+     order by c.id
+  loop
+    if p_changed and exists (select 1 from public.competition_matchday_results r
+                              where r.competition_id = v_id and r.match_day = p_match_day) then
+      v_n := private.reprocess_competition(v_id, p_match_day);
+    else
+      v_n := private.process_competition(v_id);
+    end if;
+    if v_n > 0 then
+      v_advanced := v_advanced + 1;
+    end if;
+  end loop;
+  return v_advanced;
+end
+$$;
+
+-- The time-based step: close registration of active competitions whose start match day's deadline passed
+-- (what private.registration_state already answers between two runs).
+create function private.close_due_registrations() returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_n integer;
+begin
+  -- lock order: competition rows in id order
+  perform 1 from public.competitions c
+   where c.registration_status = 'open'
+     and c.status = 'active'
+     and c.type in ('knockout', 'season')
+     and public.matchday_deadline_passed(c.league, c.season, c.start_match_day)
+   order by c.id
+     for no key update;
+  update public.competitions c
+     set registration_status = 'closed'
+   where c.registration_status = 'open'
+     and c.status = 'active'
+     and c.type in ('knockout', 'season')
+     and public.matchday_deadline_passed(c.league, c.season, c.start_match_day);
+  get diagnostics v_n = row_count;
+  return v_n;
+end
+$$;
+
+-- Safety net / scheduler step (the "matchdays" job): close due registrations, then process every active
+-- competition whose current match day is finished. Returns the number of competitions that processed at least
+-- one match day.
+create function private.process_due_matchdays() returns integer
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_id uuid;
+  v_advanced integer := 0;
+begin
+  -- Players may not run it (the role setting is the API role also inside this definer function).
+  if pg_catalog.current_setting('role', true) in ('authenticated', 'anon') and not private.is_admin() then
+    raise exception using errcode = '42501', message = 'Access denied. Admins only.';
+  end if;
+  perform private.close_due_registrations();
+  for v_id in
+    select c.id from public.competitions c
+     where c.status = 'active' and c.type in ('knockout', 'season')
+       and not exists (select 1 from public.competition_matchday_results r
+                        where r.competition_id = c.id and r.match_day = c.current_match_day)
+       and exists (select 1 from public.fixtures f
+                    where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day)
+       and not exists (select 1 from public.fixtures f
+                        where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+                          and f.status = 'pending')
+     order by c.id
+  loop
+    if private.process_competition(v_id) > 0 then
+      v_advanced := v_advanced + 1;
+    end if;
+  end loop;
+  return v_advanced;
+end
+$$;
+
+-- Callable by admins and by the server's service path (service_role or the owner connection); players get
+-- 42501 'Access denied. Admins only.'.
+create function public.process_due_matchdays() returns integer
+  language sql
+  set search_path = ''
+as $$
+  select private.process_due_matchdays()
+$$;
+
+revoke all on function private.process_competition(uuid) from public;
+revoke all on function private.reprocess_competition(uuid, integer) from public;
+revoke all on function private.lock_competitions_of(text, text) from public;
+revoke all on function private.lock_competitions_of_many(text[]) from public;
+revoke all on function private.after_fixture_change(text, text, integer, boolean) from public;
+revoke all on function private.close_due_registrations() from public;
+revoke all on function private.process_due_matchdays() from public, anon;
+grant execute on function private.process_due_matchdays() to authenticated, service_role;
+revoke all on function public.process_due_matchdays() from public, anon;
+grant execute on function public.process_due_matchdays() to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Result entry and postponement (admin panel). Admins only: others get 42501 'Access denied. Admins only.'.
+-- ---------------------------------------------------------------------------------------------------------
+
+-- save_fixture_result sets both scores (0..30, else P0001 'Scores must be whole numbers from 0 to 30.'),
+-- derives result and sets status complete, only once the fixture's kickoff has passed ('A result can be entered
+-- only after kickoff.'). set_fixture_postponed(true) clears scores/result and sets postponed (abandoned is stored
+-- as postponed), (false) puts a postponed fixture back to pending. In the same transaction the match-day
+-- processing runs (private.after_fixture_change): a change to a match day that was already processed re-derives
+-- every affected competition from that match day on; otherwise a competition whose current match day is now
+-- finished is processed. Saving the same result again changes nothing. Answers: 'saved' or 'not_found'.
+-- Lock order: the (league, season)'s competitions in id order, then the fixture (whose stats trigger locks a
+-- subset of the same competitions, re-entrantly), then memberships.
+create function private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer)
+returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_f public.fixtures%rowtype;
+  v_result text;
+  v_changed integer;
+begin
+  perform private.require_admin();
+  if p_home_score is null or p_away_score is null
+     or p_home_score not between 0 and 30 or p_away_score not between 0 and 30 then
+    raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
+  end if;
+  select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  if not found then
+    return 'not_found';
+  end if;
+  if v_f.kickoff_time > public.app_now() then
+    raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+  end if;
+  perform private.lock_competitions_of(v_f.league, v_f.season);
+
+  v_result := case when p_home_score > p_away_score then 'home_win'
+                   when p_home_score < p_away_score then 'away_win'
+                   else 'draw' end;
+  update public.fixtures f
+     set home_score = p_home_score, away_score = p_away_score, result = v_result, status = 'complete'
+   where f.id = p_fixture_id
+     and (f.home_score, f.away_score, f.result, f.status)
+         is distinct from (p_home_score, p_away_score, v_result, 'complete')
+  returning * into v_f;
+  get diagnostics v_changed = row_count;
+  if v_changed = 0 then
+    select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  end if;
+  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
+  return 'saved';
+end
+$$;
+
+create function private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_f public.fixtures%rowtype;
+  v_changed integer := 0;
+begin
+  perform private.require_admin();
+  select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  if not found then
+    return 'not_found';
+  end if;
+  perform private.lock_competitions_of(v_f.league, v_f.season);
+
+  if coalesce(p_postponed, false) then
+    update public.fixtures f
+       set home_score = null, away_score = null, result = null, status = 'postponed'
+     where f.id = p_fixture_id and f.status <> 'postponed';
+  else
+    update public.fixtures f
+       set home_score = null, away_score = null, result = null, status = 'pending'
+     where f.id = p_fixture_id and f.status = 'postponed';
+  end if;
+  get diagnostics v_changed = row_count;
+  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
+  return 'saved';
+end
+$$;
+
+create function public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer)
+returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.save_fixture_result(p_fixture_id, p_home_score, p_away_score)
+$$;
+
+create function public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.set_fixture_postponed(p_fixture_id, p_postponed)
+$$;
+
+revoke all on function private.save_fixture_result(bigint, integer, integer) from public, anon;
+grant execute on function private.save_fixture_result(bigint, integer, integer) to authenticated, service_role;
+revoke all on function private.set_fixture_postponed(bigint, boolean) from public, anon;
+grant execute on function private.set_fixture_postponed(bigint, boolean) to authenticated, service_role;
+revoke all on function public.save_fixture_result(bigint, integer, integer) from public, anon;
+grant execute on function public.save_fixture_result(bigint, integer, integer) to authenticated, service_role;
+revoke all on function public.set_fixture_postponed(bigint, boolean) from public, anon;
+grant execute on function public.set_fixture_postponed(bigint, boolean) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- CSV fixtures upload (admin panel). Admins only.
+-- ---------------------------------------------------------------------------------------------------------
+
+-- A CSV cell as text: trimmed, empty = null.
+create function private.csv_text(p_row jsonb, p_key text) returns text
+  language sql immutable
+  set search_path = ''
+as $$
+  select nullif(pg_catalog.btrim(p_row ->> p_key), '')
+$$;
+
+-- One home for the team-name rule (app/lib/csv.ts mirrors it for the upload preview only): letters (Latin,
+-- with accents), digits, spaces and . ' & -, starting with a letter or digit, so a CSV cell such as
+-- =HYPERLINK(...) or +SUM(1+1) is refused per row and no formula reaches any export.
+create function private.is_team_name(p_name text) returns boolean
+  language sql
+  immutable
+  set search_path = ''
+as $$
+  select p_name ~ '^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .''&-]*$'
+$$;
+
+revoke all on function private.csv_text(jsonb, text) from public;
+revoke all on function private.is_team_name(text) from public, anon;
+
+-- p_rows: a JSON array of objects, one per CSV row, with text or number values: line (the row's line number in
+-- the file, reported back), league, season, match_day, home_team, away_team, kickoff_time, status (pending |
+-- complete | postponed; empty -> pending), optional id, optional home_score / away_score (empty = omitted).
+-- Each row is validated and saved on its own inside a subtransaction (BEGIN ... EXCEPTION), so a bad row is
+-- reported and never half-saved while good rows are kept. A row with id updates that fixture (an unknown id is an
+-- error: ids are never invented by an upload); without id it is upserted on (league, season, match_day,
+-- home_team, away_team). result is derived from the scores of a complete row; a complete row is refused before
+-- its kickoff. A kickoff_time without an offset is read as UTC.
+--
+-- Returns {"succeeded": n, "failed": [{"line": k, "reason": "..."}]}. Afterwards the match days touched are
+-- processed as by save_fixture_result (private.after_fixture_change), so complete rows advance competitions and
+-- corrections re-derive processed match days. Lock order: the competitions of every (league, season) named in
+-- the upload are locked first, in id order.
+create function private.upsert_fixtures(p_rows jsonb) returns jsonb
+  language plpgsql
+  security definer
+  set search_path = ''
+  set timezone to 'UTC'
+as $$
+declare
+  v_row jsonb;
+  v_idx bigint;
+  v_line integer;
+  v_ok integer := 0;
+  v_failed jsonb := '[]'::jsonb;
+  v_id bigint;
+  v_league text;
+  v_season text;
+  v_md integer;
+  v_home text;
+  v_away text;
+  v_kick timestamptz;
+  v_status text;
+  v_hs integer;
+  v_as integer;
+  v_result text;
+  v_text text;
+  v_old public.fixtures%rowtype;
+  v_new public.fixtures%rowtype;
+  v_keys_league text[] := '{}';
+  v_keys_season text[] := '{}';
+  v_keys_md integer[] := '{}';
+  v_keys_changed boolean[] := '{}';
+  v_key record;
+begin
+  perform private.require_admin();
+  if p_rows is null or pg_catalog.jsonb_typeof(p_rows) <> 'array' then
+    raise exception using errcode = '22023', message = 'Rows must be a JSON array.';
+  end if;
+
+  perform private.lock_competitions_of_many(
+    array(select distinct private.csv_text(e.value, 'league') || E'\x1f' || private.csv_text(e.value, 'season')
+            from pg_catalog.jsonb_array_elements(p_rows) e
+           where pg_catalog.jsonb_typeof(e.value) = 'object'));
+
+  for v_row, v_idx in select e.value, e.ordinality from pg_catalog.jsonb_array_elements(p_rows) with ordinality e
+  loop
+    v_line := case when pg_catalog.jsonb_typeof(v_row) = 'object' and (v_row ->> 'line') ~ '^[0-9]{1,9}$'
+                   then (v_row ->> 'line')::integer else v_idx::integer end;
+    begin
+      if pg_catalog.jsonb_typeof(v_row) <> 'object' then
+        raise exception using errcode = 'P0001', message = 'The row could not be read.';
+      end if;
+      v_league := private.csv_text(v_row, 'league');
+      v_season := private.csv_text(v_row, 'season');
+      v_home := private.csv_text(v_row, 'home_team');
+      v_away := private.csv_text(v_row, 'away_team');
+      if v_league is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: league.';
+      elsif v_season is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: season.';
+      elsif private.csv_text(v_row, 'match_day') is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: match_day.';
+      elsif v_home is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: home_team.';
+      elsif v_away is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: away_team.';
+      elsif private.csv_text(v_row, 'kickoff_time') is null then
+        raise exception using errcode = 'P0001', message = 'Missing required field: kickoff_time.';
+      end if;
+      if pg_catalog.char_length(v_league) > 60 then
+        raise exception using errcode = 'P0001', message = 'league must be at most 60 characters.';
+      elsif pg_catalog.char_length(v_season) > 20 then
+        raise exception using errcode = 'P0001', message = 'season must be at most 20 characters.';
+      elsif pg_catalog.char_length(v_home) > 60 or pg_catalog.char_length(v_away) > 60 then
+        raise exception using errcode = 'P0001', message = 'Team names must be at most 60 characters.';
+      elsif not private.is_team_name(v_home) or not private.is_team_name(v_away) then
+        raise exception using errcode = 'P0001',
+          message = 'Team names may contain only letters, digits, spaces and . '' & - (starting with a letter or digit).';
+      elsif v_home = v_away then
+        raise exception using errcode = 'P0001', message = 'home_team and away_team must be different.';
+      end if;
+
+      v_text := private.csv_text(v_row, 'match_day');
+      if v_text !~ '^[0-9]{1,6}$' or v_text::integer < 1 then
+        raise exception using errcode = 'P0001', message = 'match_day must be a whole number from 1.';
+      end if;
+      v_md := v_text::integer;
+
+      begin
+        v_kick := private.csv_text(v_row, 'kickoff_time')::timestamptz;
+      exception when others then
+        raise exception using errcode = 'P0001', message = 'kickoff_time is not a valid date and time.';
+      end;
+
+      v_status := coalesce(pg_catalog.lower(private.csv_text(v_row, 'status')), 'pending');
+      if v_status not in ('pending', 'complete', 'postponed') then
+        raise exception using errcode = 'P0001', message = 'status must be pending, complete or postponed.';
+      end if;
+
+      v_text := private.csv_text(v_row, 'home_score');
+      if v_text is not null and (v_text !~ '^[0-9]{1,2}$' or v_text::integer > 30) then
+        raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
+      end if;
+      v_hs := v_text::integer;
+      v_text := private.csv_text(v_row, 'away_score');
+      if v_text is not null and (v_text !~ '^[0-9]{1,2}$' or v_text::integer > 30) then
+        raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
+      end if;
+      v_as := v_text::integer;
+      if v_status = 'complete' and (v_hs is null or v_as is null) then
+        raise exception using errcode = 'P0001', message = 'A complete fixture needs both scores.';
+      elsif v_status <> 'complete' and (v_hs is not null or v_as is not null) then
+        raise exception using errcode = 'P0001', message = 'Only a complete fixture can have scores.';
+      end if;
+      if v_status = 'complete' and v_kick > public.app_now() then
+        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+      end if;
+      v_result := case when v_status <> 'complete' then null
+                       when v_hs > v_as then 'home_win'
+                       when v_hs < v_as then 'away_win'
+                       else 'draw' end;
+
+      v_text := private.csv_text(v_row, 'id');
+      v_id := null;
+      if v_text is not null then
+        if v_text !~ '^[0-9]{1,18}$' then
+          raise exception using errcode = 'P0001', message = 'id must be a whole number.';
+        end if;
+        v_id := v_text::bigint;
+      end if;
+
+      v_old := null;
+      if v_id is not null then
+        select * into v_old from public.fixtures f where f.id = v_id for update;
+        if not found then
+          raise exception using errcode = 'P0001', message = pg_catalog.format('No fixture with id %s.', v_id);
+        end if;
+        update public.fixtures f
+           set league = v_league, season = v_season, match_day = v_md, home_team = v_home, away_team = v_away,
+               kickoff_time = v_kick, status = v_status, home_score = v_hs, away_score = v_as, result = v_result
+         where f.id = v_id
+        returning * into v_new;
+      else
+        select * into v_old from public.fixtures f
+         where f.league = v_league and f.season = v_season and f.match_day = v_md
+           and f.home_team = v_home and f.away_team = v_away
+           for update;
+        insert into public.fixtures as f
+          (league, season, match_day, home_team, away_team, kickoff_time, status, home_score, away_score, result)
+        values (v_league, v_season, v_md, v_home, v_away, v_kick, v_status, v_hs, v_as, v_result)
+        on conflict on constraint fixtures_match_key do update
+          set kickoff_time = excluded.kickoff_time, status = excluded.status, home_score = excluded.home_score,
+              away_score = excluded.away_score, result = excluded.result
+        returning * into v_new;
+      end if;
+
+      v_keys_league := v_keys_league || v_new.league;
+      v_keys_season := v_keys_season || v_new.season;
+      v_keys_md := v_keys_md || v_new.match_day;
+      v_keys_changed := v_keys_changed
+        || (v_old.id is null
+            or (v_old.status, v_old.home_score, v_old.away_score, v_old.home_team, v_old.away_team,
+                v_old.league, v_old.season, v_old.match_day)
+               is distinct from (v_new.status, v_new.home_score, v_new.away_score, v_new.home_team,
+                                 v_new.away_team, v_new.league, v_new.season, v_new.match_day));
+      if v_old.id is not null
+         and (v_old.league, v_old.season, v_old.match_day) is distinct from (v_new.league, v_new.season, v_new.match_day)
+      then
+        v_keys_league := v_keys_league || v_old.league;
+        v_keys_season := v_keys_season || v_old.season;
+        v_keys_md := v_keys_md || v_old.match_day;
+        v_keys_changed := v_keys_changed || true;
+      end if;
+      v_ok := v_ok + 1;
+    exception
+      when unique_violation then
+        v_failed := v_failed || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+          'line', v_line, 'reason', 'Another fixture already has these teams on this match day.'));
+      when others then
+        v_failed := v_failed || pg_catalog.jsonb_build_array(pg_catalog.jsonb_build_object(
+          'line', v_line, 'reason', sqlerrm));
+    end;
+  end loop;
+
+  for v_key in
+    select k.league, k.season, k.md, bool_or(k.changed) as changed
+      from rows from (pg_catalog.unnest(v_keys_league), pg_catalog.unnest(v_keys_season),
+                     pg_catalog.unnest(v_keys_md), pg_catalog.unnest(v_keys_changed)) as k (league, season, md, changed)
+     group by k.league, k.season, k.md
+     order by k.league, k.season, k.md
+  loop
+    perform private.after_fixture_change(v_key.league, v_key.season, v_key.md, v_key.changed);
+  end loop;
+
+  return pg_catalog.jsonb_build_object('succeeded', v_ok, 'failed', v_failed);
+end
+$$;
+
+create function public.upsert_fixtures(p_rows jsonb) returns jsonb
+  language sql
+  set search_path = ''
+as $$
+  select private.upsert_fixtures(p_rows)
+$$;
+
+revoke all on function private.upsert_fixtures(jsonb) from public, anon;
+grant execute on function private.upsert_fixtures(jsonb) to authenticated, service_role;
+revoke all on function public.upsert_fixtures(jsonb) from public, anon;
+grant execute on function public.upsert_fixtures(jsonb) to authenticated, service_role;

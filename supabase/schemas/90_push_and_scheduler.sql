@@ -1,0 +1,484 @@
+-- Push and scheduler: a player's push subscriptions (Web Push or FCM) and how they are saved and cleared, the
+-- reminder ledger, and the scheduler Worker's job runs, push deliveries and the functions its jobs call.
+-- Rules: docs/game-rules.md "Reminders". Decisions: 013-scheduler-worker-and-reminders.md,
+-- 014-browser-push-and-service-worker.md.
+--
+-- The scheduler's other jobs call public.process_due_matchdays (60_results_and_processing.sql) and
+-- public.score_scout_sweep (80_scout.sql).
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Push subscriptions
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Web Push (endpoint + keys) or FCM (token). Saved and removed by the functions below (the save-subscription
+-- function and the /profile notifications toggle) and by the scheduler; players read their own.
+create table public.push_subscriptions (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  kind text not null,
+  endpoint text,
+  p256dh text,
+  auth text,
+  fcm_token text,
+  created_at timestamptz not null default public.app_now(),
+  updated_at timestamptz not null default public.app_now(),
+  constraint push_subscriptions_kind_check check (kind in ('webpush', 'fcm')),
+  constraint push_subscriptions_endpoint_key unique (endpoint),
+  constraint push_subscriptions_fcm_token_key unique (fcm_token),
+  constraint push_subscriptions_endpoint_format check (
+    char_length(endpoint) <= 2000 and endpoint ~ '^https://'
+  ),
+  constraint push_subscriptions_fields_match_kind check (
+    (kind = 'webpush' and endpoint is not null and p256dh is not null and auth is not null and fcm_token is null)
+    or (kind = 'fcm' and fcm_token is not null and endpoint is null and p256dh is null and auth is null)
+  )
+);
+
+create index push_subscriptions_user_id_idx on public.push_subscriptions (user_id);
+
+create trigger push_subscriptions_set_updated_at
+  before update on public.push_subscriptions
+  for each row execute function private.set_updated_at();
+
+alter table public.push_subscriptions enable row level security;
+
+create policy push_subscriptions_select_own on public.push_subscriptions
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy push_subscriptions_select_admin on public.push_subscriptions
+  for select to authenticated
+  using ((select private.is_admin()));
+
+revoke all on table public.push_subscriptions from public, anon, authenticated;
+grant select on table public.push_subscriptions to authenticated;
+grant all on table public.push_subscriptions to service_role;
+
+-- save_push_subscription: Web Push (endpoint + keys) or FCM (token). Idempotent: an upsert on the endpoint or the
+-- token; a subscription (the same browser) that another account had saved moves to the caller, because the
+-- browser belongs to whoever is signed in on it now. Saving turns notifications_enabled on; an FCM token is also
+-- kept on the profile with its time (fcm_token, fcm_token_updated_at, as the spec's profile fields).
+-- Codes: saved; errors: 28000 (no identity), P0002 (no profile), 22023 (bad value, refused before any write).
+create function private.save_push_subscription(
+  p_kind text,
+  p_endpoint text default null,
+  p_p256dh text default null,
+  p_auth text default null,
+  p_fcm_token text default null
+) returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  if not exists (select 1 from public.profiles p where p.id = v_uid) then
+    raise exception using errcode = 'P0002', message = 'No profile found. Let''s get you set up!';
+  end if;
+
+  if p_kind = 'webpush' then
+    if p_endpoint is null or p_endpoint !~ '^https://' or char_length(p_endpoint) > 2000
+       or coalesce(char_length(p_p256dh), 0) not between 1 and 200
+       or coalesce(char_length(p_auth), 0) not between 1 and 100 then
+      raise exception using errcode = '22023', message = 'invalid push subscription';
+    end if;
+    insert into public.push_subscriptions (user_id, kind, endpoint, p256dh, auth)
+    values (v_uid, 'webpush', p_endpoint, p_p256dh, p_auth)
+    on conflict (endpoint) do update
+      set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
+      where (push_subscriptions.user_id, push_subscriptions.p256dh, push_subscriptions.auth)
+            is distinct from (excluded.user_id, excluded.p256dh, excluded.auth);
+    update public.profiles set notifications_enabled = true
+     where id = v_uid and not notifications_enabled;
+  elsif p_kind = 'fcm' then
+    if coalesce(char_length(p_fcm_token), 0) not between 1 and 4096 then
+      raise exception using errcode = '22023', message = 'invalid FCM token';
+    end if;
+    insert into public.push_subscriptions (user_id, kind, fcm_token)
+    values (v_uid, 'fcm', p_fcm_token)
+    on conflict (fcm_token) do update
+      set user_id = excluded.user_id
+      where push_subscriptions.user_id is distinct from excluded.user_id;
+    -- Another account that held this token on its profile no longer does (the browser is the caller's now).
+    update public.profiles set fcm_token = null, fcm_token_updated_at = null
+     where fcm_token = p_fcm_token and id <> v_uid;
+    update public.profiles
+       set notifications_enabled = true,
+           fcm_token = p_fcm_token,
+           fcm_token_updated_at = case when fcm_token is distinct from p_fcm_token then public.app_now()
+                                       else coalesce(fcm_token_updated_at, public.app_now()) end
+     where id = v_uid;
+  else
+    raise exception using errcode = '22023', message = 'invalid push subscription type';
+  end if;
+  return 'saved';
+end
+$$;
+
+-- Removes the caller's subscription with this endpoint or token (other players' rows are never touched) and
+-- clears the profile's token when it is that one. Codes: deleted | not_found.
+create function private.delete_push_subscription(p_endpoint text default null, p_fcm_token text default null)
+  returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+  v_deleted integer;
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  if (p_endpoint is null) = (p_fcm_token is null) then
+    raise exception using errcode = '22023', message = 'give an endpoint or an FCM token';
+  end if;
+  delete from public.push_subscriptions s
+   where s.user_id = v_uid
+     and (s.endpoint = p_endpoint or s.fcm_token = p_fcm_token);
+  get diagnostics v_deleted = row_count;
+  if p_fcm_token is not null then
+    update public.profiles set fcm_token = null, fcm_token_updated_at = null
+     where id = v_uid and fcm_token = p_fcm_token;
+  end if;
+  return case when v_deleted > 0 then 'deleted' else 'not_found' end;
+end
+$$;
+
+-- The toggle's off: every subscription of the caller removed, notifications_enabled false, the profile's token
+-- and its time null. Code: disabled.
+create function private.disable_notifications() returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_uid uuid := auth.uid();
+begin
+  if v_uid is null then
+    raise exception using errcode = '28000', message = 'not signed in';
+  end if;
+  delete from public.push_subscriptions s where s.user_id = v_uid;
+  update public.profiles
+     set notifications_enabled = false, fcm_token = null, fcm_token_updated_at = null
+   where id = v_uid;
+  return 'disabled';
+end
+$$;
+
+create function public.save_push_subscription(
+  p_kind text,
+  p_endpoint text default null,
+  p_p256dh text default null,
+  p_auth text default null,
+  p_fcm_token text default null
+) returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.save_push_subscription(p_kind, p_endpoint, p_p256dh, p_auth, p_fcm_token)
+$$;
+
+create function public.delete_push_subscription(p_endpoint text default null, p_fcm_token text default null)
+  returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.delete_push_subscription(p_endpoint, p_fcm_token)
+$$;
+
+create function public.disable_notifications() returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.disable_notifications()
+$$;
+
+revoke all on function private.save_push_subscription(text, text, text, text, text) from public, anon;
+revoke all on function private.delete_push_subscription(text, text) from public, anon;
+revoke all on function private.disable_notifications() from public, anon;
+grant execute on function private.save_push_subscription(text, text, text, text, text) to authenticated, service_role;
+grant execute on function private.delete_push_subscription(text, text) to authenticated, service_role;
+grant execute on function private.disable_notifications() to authenticated, service_role;
+revoke all on function public.save_push_subscription(text, text, text, text, text) from public, anon;
+revoke all on function public.delete_push_subscription(text, text) from public, anon;
+revoke all on function public.disable_notifications() from public, anon;
+grant execute on function public.save_push_subscription(text, text, text, text, text) to authenticated, service_role;
+grant execute on function public.delete_push_subscription(text, text) to authenticated, service_role;
+grant execute on function public.disable_notifications() to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- The reminder ledger
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Each (player, competition, match day, kind) reminder is sent at most once: the scheduler inserts with
+-- ON CONFLICT DO NOTHING before sending (private.queue_reminders).
+create table public.reminder_log (
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  competition_id uuid not null references public.competitions (id) on delete cascade,
+  match_day integer not null,
+  kind text not null,
+  sent_at timestamptz not null default public.app_now(),
+  primary key (user_id, competition_id, match_day, kind),
+  constraint reminder_log_match_day_check check (match_day >= 1),
+  constraint reminder_log_kind_check check (kind in ('6h', '3h'))
+);
+
+create index reminder_log_competition_match_day_idx on public.reminder_log (competition_id, match_day);
+
+alter table public.reminder_log enable row level security;
+
+create policy reminder_log_select_own on public.reminder_log
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy reminder_log_select_admin on public.reminder_log
+  for select to authenticated
+  using ((select private.is_admin()));
+
+revoke all on table public.reminder_log from public, anon, authenticated;
+grant select on table public.reminder_log to authenticated;
+grant all on table public.reminder_log to service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- The scheduler Worker: job runs and push deliveries
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Everything below runs on the server's service path (the scheduler connects as the database owner); no API role
+-- gets any of it.
+--
+-- Exactly once: a reminder is a row of public.reminder_log keyed by (player, competition, match day, kind),
+-- inserted with ON CONFLICT DO NOTHING, so overlapping, repeated or late ticks cannot send it twice; a tick
+-- builds pushes only from the ledger rows it inserted itself. A delivery (one push to one subscription) is sent
+-- only by whoever moved it from queued/retry to sending, so a replayed queue message sends nothing twice.
+
+create table private.job_runs (
+  job text not null,
+  scheduled_at timestamptz not null,
+  started_at timestamptz not null default pg_catalog.now(),
+  finished_at timestamptz,
+  result jsonb,
+  constraint job_runs_pkey primary key (job, scheduled_at),
+  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'cleanup'))
+);
+
+-- No foreign keys on the deliveries: at 100,000 reminders a tick would spend much of its time in per-row checks.
+-- A delivery whose player or subscription is gone is harmless (it is marked gone when claimed) and goes with the
+-- history cleanup below.
+-- One push (per player and kind, summarising every competition due) to one of the player's subscriptions.
+create table private.push_deliveries (
+  id bigint generated always as identity primary key,
+  user_id uuid not null,
+  subscription_id uuid not null,
+  kind text not null,
+  title text not null,
+  body text not null,
+  -- a path of the app (/select-team/<id> or /dashboard); the Worker makes it absolute with APP_URL
+  link text not null,
+  state text not null default 'queued',
+  attempts integer not null default 0,
+  last_status integer,
+  claimed_at timestamptz,
+  sent_at timestamptz,
+  -- 'outbox' when development kept it in the push outbox instead of sending it
+  provider text,
+  created_at timestamptz not null default public.app_now(),
+  constraint push_deliveries_kind_check check (kind in ('6h', '3h')),
+  constraint push_deliveries_state_check check (state in ('queued', 'sending', 'retry', 'sent', 'failed', 'gone'))
+);
+
+-- the tick's safety net looks for deliveries that never left (a tick or consumer that died half-way)
+create index push_deliveries_unfinished_idx on private.push_deliveries (created_at) where state in ('queued', 'sending', 'retry');
+
+alter table private.job_runs enable row level security;
+alter table private.push_deliveries enable row level security;
+revoke all on table private.job_runs, private.push_deliveries from public, anon, authenticated;
+grant all on table private.job_runs, private.push_deliveries to service_role;
+
+-- A job's run for one scheduled time: true for the first caller only (a replayed tick skips the job).
+create function private.claim_job_run(p_job text, p_scheduled_at timestamptz) returns boolean
+  language sql
+  set search_path = ''
+as $$
+  with claimed as (
+    insert into private.job_runs (job, scheduled_at) values (p_job, p_scheduled_at)
+    on conflict do nothing
+    returning 1
+  )
+  select exists (select 1 from claimed)
+$$;
+
+create function private.finish_job_run(p_job text, p_scheduled_at timestamptz, p_result jsonb) returns void
+  language sql
+  set search_path = ''
+as $$
+  update private.job_runs set finished_at = pg_catalog.clock_timestamp(), result = p_result
+   where job = p_job and scheduled_at = p_scheduled_at
+$$;
+
+-- The reminders due at p_now (rules file, Reminders): for each match day whose deadline (matchday_deadline) is
+-- at most 6 hours away, the 3-hour kind once it is 3 hours or less away (a late tick then skips the 6-hour one),
+-- else the 6-hour kind. Targets: active members without a pick of knockout and season competitions whose members
+-- may pick now (competition_picks_open, asked once per competition: per member it was most of a 100,000-player
+-- tick), with notifications on and at least one subscription. Returns the new deliveries. Run with app.now = p_now.
+create function private.queue_reminders(p_now timestamptz) returns table (delivery_id bigint)
+  language sql
+  set search_path = ''
+as $$
+  with due as (
+    select m.league, m.season, m.match_day, d.deadline,
+           case when d.deadline - interval '3 hours' <= p_now then '3h' else '6h' end as kind
+      from public.matchdays m
+      cross join lateral (select public.matchday_deadline(m.league, m.season, m.match_day) as deadline) d
+     where d.deadline > p_now and d.deadline <= p_now + interval '6 hours'
+  ),
+  open_competitions as materialized (
+    select c.id, c.name, d.match_day, d.kind, d.deadline
+      from due d
+      join public.competitions c
+        on c.league = d.league and c.season = d.season and c.current_match_day = d.match_day
+     where c.type in ('knockout', 'season')
+       and public.competition_picks_open(c.status, c.registration_status, c.league, c.season, c.current_match_day)
+  ),
+  targets as (
+    select us.user_id, oc.id as competition_id, oc.name, oc.match_day, oc.kind, oc.deadline, p.time_zone
+      from open_competitions oc
+      join public.user_selections us on us.competition_id = oc.id and us.status = 'active'
+      join public.profiles p on p.id = us.user_id and p.notifications_enabled
+     where exists (select 1 from public.push_subscriptions s where s.user_id = us.user_id)
+       and not exists (select 1 from public.team_selections t
+                        where t.competition_id = oc.id and t.user_id = us.user_id and t.match_day = oc.match_day)
+  ),
+  recorded as (
+    insert into public.reminder_log (user_id, competition_id, match_day, kind, sent_at)
+    select t.user_id, t.competition_id, t.match_day, t.kind, p_now from targets t
+    on conflict do nothing
+    returning user_id, competition_id, kind
+  ),
+  -- The player's own zone for the deadline; an unknown zone name reads as UTC rather than failing the tick.
+  zones as (select z.name from pg_catalog.pg_timezone_names z),
+  per_player as (
+    select r.user_id, r.kind,
+           count(*) as n,
+           min(r.competition_id::text) as only_competition,
+           pg_catalog.string_agg(
+             t.name || ' (' || pg_catalog.to_char(t.deadline at time zone coalesce(z.name, 'UTC'), 'Dy DD Mon HH24:MI') || ')',
+             ', ' order by t.deadline, t.name) as summary,
+           coalesce(min(z.name), 'UTC') as zone
+      from recorded r
+      join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
+      left join zones z on z.name = t.time_zone
+     group by r.user_id, r.kind
+  ),
+  messages as (
+    select pp.user_id, pp.kind,
+           case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
+             || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
+             || pp.summary || ' (' || pp.zone || ').' as body,
+           case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end as link
+      from per_player pp
+  )
+  insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+  select m.user_id, s.id, m.kind, 'FootyCoach', m.body, m.link, p_now
+    from messages m
+    join public.push_subscriptions s on s.user_id = m.user_id
+  returning id
+$$;
+
+-- Deliveries that should be on the queue but may not be: queued or retrying for over 10 minutes, or claimed
+-- by a consumer that never reported back (its lease of 10 minutes has run out). The tick enqueues them again;
+-- the claim makes that safe.
+create function private.stranded_push_deliveries(p_now timestamptz) returns table (delivery_id bigint)
+  language sql stable
+  set search_path = ''
+as $$
+  select d.id
+    from private.push_deliveries d
+   where d.state in ('queued', 'sending', 'retry')
+     and coalesce(d.claimed_at, d.created_at) < p_now - interval '10 minutes'
+     and d.created_at > p_now - interval '1 day'
+   order by d.id
+   limit 100000
+$$;
+
+-- The consumer's claim: moves the given deliveries that are queued, retrying or stranded to sending and
+-- returns what to send. A delivery whose subscription is gone becomes 'gone' here (nothing to send).
+create function private.claim_push_deliveries(p_ids bigint[], p_now timestamptz)
+  returns table (delivery_id bigint, attempts integer, subscription_id uuid, kind text, endpoint text, p256dh text,
+                 auth text, fcm_token text, title text, body text, link text)
+  language sql
+  set search_path = ''
+as $$
+  with claimed as (
+    update private.push_deliveries d
+       set state = case when exists (select 1 from public.push_subscriptions s where s.id = d.subscription_id) then 'sending' else 'gone' end,
+           claimed_at = p_now,
+           attempts = d.attempts + 1
+     where d.id = any (p_ids)
+       and (d.state in ('queued', 'retry') or (d.state = 'sending' and d.claimed_at < p_now - interval '10 minutes'))
+    returning d.id, d.attempts, d.subscription_id, d.state, d.title, d.body, d.link
+  )
+  select c.id, c.attempts, c.subscription_id, s.kind, s.endpoint, s.p256dh, s.auth, s.fcm_token, c.title, c.body, c.link
+    from claimed c
+    join public.push_subscriptions s on s.id = c.subscription_id
+   where c.state = 'sending'
+$$;
+
+-- What the push services answered: [{id, state: sent|retry|failed|gone, status, provider}]. A subscription the
+-- service reported gone (404/410) is removed (rules file, Reminders).
+create function private.record_push_outcomes(p_outcomes jsonb, p_now timestamptz) returns void
+  language sql
+  set search_path = ''
+as $$
+  with o as (
+    select * from pg_catalog.jsonb_to_recordset(p_outcomes) as x(id bigint, state text, status integer, provider text)
+  ),
+  updated as (
+    update private.push_deliveries d
+       set state = o.state,
+           last_status = o.status,
+           provider = coalesce(o.provider, d.provider),
+           sent_at = case when o.state = 'sent' then p_now else d.sent_at end
+      from o
+     where d.id = o.id and d.state = 'sending'
+    returning d.subscription_id, d.state
+  )
+  delete from public.push_subscriptions s
+   using updated u
+   where u.state = 'gone' and s.id = u.subscription_id
+$$;
+
+-- History kept 90 days (job runs 30): every deadline it refers to has long passed, so nothing can be sent again.
+create function private.clean_scheduler_history(p_now timestamptz) returns integer
+  language plpgsql
+  set search_path = ''
+as $$
+declare
+  v_deliveries integer;
+  v_reminders integer;
+begin
+  delete from private.push_deliveries
+   where created_at < p_now - interval '90 days' and state in ('sent', 'failed', 'gone');
+  get diagnostics v_deliveries = row_count;
+  delete from public.reminder_log where sent_at < p_now - interval '90 days';
+  get diagnostics v_reminders = row_count;
+  delete from private.job_runs where scheduled_at < p_now - interval '30 days';
+  return v_deliveries + v_reminders;
+end
+$$;
+
+revoke all on function private.claim_job_run(text, timestamptz) from public;
+revoke all on function private.clean_scheduler_history(timestamptz) from public;
+revoke all on function private.finish_job_run(text, timestamptz, jsonb) from public;
+revoke all on function private.queue_reminders(timestamptz) from public;
+revoke all on function private.stranded_push_deliveries(timestamptz) from public;
+revoke all on function private.claim_push_deliveries(bigint[], timestamptz) from public;
+revoke all on function private.record_push_outcomes(jsonb, timestamptz) from public;
+grant execute on function private.claim_job_run(text, timestamptz), private.finish_job_run(text, timestamptz, jsonb),
+  private.queue_reminders(timestamptz), private.stranded_push_deliveries(timestamptz),
+  private.claim_push_deliveries(bigint[], timestamptz), private.record_push_outcomes(jsonb, timestamptz),
+  private.clean_scheduler_history(timestamptz) to service_role;
