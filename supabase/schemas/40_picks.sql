@@ -88,10 +88,11 @@ revoke all on function private.team_selections_before_write() from public;
 -- Hidden picks
 -- ---------------------------------------------------------------------------------------------------------
 
--- May the caller see the picks of this competition's match day? The competition's creator always (they may set
--- any member's pick, so Manage Selections shows what they set); a member once the match day's deadline has
--- passed (matchday_deadline_passed). Admins see every pick through team_selections_select_admin. Security
--- definer so the policy reads memberships/competitions/matchdays without policy recursion.
+-- May the caller see the picks of this competition's match day? A member once the match day's deadline has
+-- passed (matchday_deadline_passed); the creator is a player too, so the same holds for them (Manage Selections
+-- reads manage_selections below, which says only whether a member picked). Admins see every pick through
+-- team_selections_select_admin. Security definer so the policy reads memberships/competitions/matchdays
+-- without policy recursion.
 create function private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) returns boolean
   language sql stable security definer
   set search_path = ''
@@ -100,13 +101,10 @@ as $$
     select 1
     from public.competitions c
     where c.id = p_competition_id
-      and (
-        c.created_by = (select auth.uid())
-        or (public.matchday_deadline_passed(c.league, c.season, p_match_day)
-            and exists (
-              select 1 from public.user_selections us
-              where us.competition_id = c.id and us.user_id = (select auth.uid())
-            ))
+      and public.matchday_deadline_passed(c.league, c.season, p_match_day)
+      and exists (
+        select 1 from public.user_selections us
+        where us.competition_id = c.id and us.user_id = (select auth.uid())
       )
   )
 $$;
@@ -312,8 +310,9 @@ $$;
 
 -- Manage Selections: the competition's creator or an admin sets a member's pick for the current match day, also
 -- after the deadline and whatever the member's status, with any team that has a fixture that match day (a
--- postponed fixture still counts, a played one is preferred); set_by/set_at record who and when.
--- Codes: saved | not_found | forbidden | not_registered | no_fixture.
+-- postponed fixture still counts, a played one is preferred); set_by/set_at record who and when. Before the
+-- deadline a creator who is not an admin may set a pick only for a member without one (hidden picks).
+-- Codes: saved | not_found | forbidden | not_registered | no_fixture | already_picked.
 create function private.set_player_selection(p_competition_id uuid, p_user_id uuid, p_team text) returns text
   language plpgsql
   security definer
@@ -321,6 +320,7 @@ create function private.set_player_selection(p_competition_id uuid, p_user_id uu
 as $$
 declare
   v_uid uuid := (select auth.uid());
+  v_admin boolean := private.is_admin();
   v_competition record;
   v_fixture_id bigint;
 begin
@@ -333,7 +333,7 @@ begin
     return 'not_found';
   end if;
 
-  if v_uid is null or (v_competition.created_by is distinct from v_uid and not private.is_admin()) then
+  if v_uid is null or (v_competition.created_by is distinct from v_uid and not v_admin) then
     return 'forbidden';
   end if;
 
@@ -343,6 +343,15 @@ begin
       for update;
   if not found then
     return 'not_registered';
+  end if;
+
+  -- Hidden picks hold for the creator: before the deadline a member's own pick is theirs to change.
+  if not v_admin
+     and not public.matchday_deadline_passed(v_competition.league, v_competition.season, v_competition.current_match_day)
+     and exists (select 1 from public.team_selections ts
+                  where ts.user_id = p_user_id and ts.competition_id = p_competition_id
+                    and ts.match_day = v_competition.current_match_day) then
+    return 'already_picked';
   end if;
 
   -- A played fixture first; a postponed one still counts as a fixture of the match day.
@@ -393,3 +402,37 @@ revoke all on function public.save_team_selection(uuid, text) from public, anon;
 revoke all on function public.set_player_selection(uuid, uuid, text) from public, anon;
 grant execute on function public.save_team_selection(uuid, text) to authenticated, service_role;
 grant execute on function public.set_player_selection(uuid, uuid, text) to authenticated, service_role;
+
+-- The Manage Selections list: rows only for the competition's creator and admins; each member, whether they
+-- picked for the current match day, and the team only once the deadline has passed (or for an admin).
+create function private.manage_selections(p_competition_id uuid)
+  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  select us.user_id, pn.username, us.status, ts.selected_team is not null,
+         case when (select private.is_admin())
+                or public.matchday_deadline_passed(c.league, c.season, c.current_match_day)
+              then ts.selected_team end
+    from public.competitions c
+    join public.user_selections us on us.competition_id = c.id
+    left join public.player_names pn on pn.id = us.user_id
+    left join public.team_selections ts
+      on ts.user_id = us.user_id and ts.competition_id = c.id and ts.match_day = c.current_match_day
+   where c.id = p_competition_id
+     and (c.created_by = (select auth.uid()) or (select private.is_admin()))
+   order by lower(pn.username), us.user_id
+$$;
+
+create function public.manage_selections(p_competition_id uuid)
+  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.manage_selections(p_competition_id)
+$$;
+
+revoke all on function private.manage_selections(uuid) from public, anon;
+grant execute on function private.manage_selections(uuid) to authenticated, service_role;
+revoke all on function public.manage_selections(uuid) from public, anon;
+grant execute on function public.manage_selections(uuid) to authenticated, service_role;
