@@ -28,7 +28,7 @@ type Rows<T> = T & { count: number };
 
 /**
  * The player path's statement builder, shaped like postgres.js's tag: values are written in as literals
- * (app/lib/sql-inline.ts) so statements pipeline (decision 011).
+ * (app/lib/sql-inline.ts) so statements pipeline (decision 012).
  */
 export interface Tx {
   <T extends readonly object[] = postgres.Row[]>(strings: TemplateStringsArray, ...values: unknown[]): InlineQuery<Rows<T>>;

@@ -6,7 +6,7 @@
  * know the parameter types otherwise, and the request's connection is new, so nothing is cached). Each
  * parameterized statement therefore costs two round trips and nothing is pipelined. A statement with no
  * parameters goes out at once and many can share one network round trip, which matters when the database is
- * 50-150 ms away from the Worker (decision 011).
+ * 50-150 ms away from the Worker (decision 012).
  *
  * Safety: a value is never spliced in as text. Each becomes one literal of the same kind postgres.js would
  * have sent as a parameter: an untyped string literal (PostgreSQL infers its type from the context, exactly

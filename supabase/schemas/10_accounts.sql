@@ -102,14 +102,15 @@ revoke all on all tables in schema account from public, anon, authenticated;
 revoke all on all sequences in schema account from public, anon, authenticated;
 
 -- ---------------------------------------------------------------------------------------------------------
--- The session check of a player's request (decision 011), the first statement of the request's transaction.
+-- The session check of a player's request (decision 012), the first statement of the request's transaction.
 -- ---------------------------------------------------------------------------------------------------------
 
 -- Given the SHA-256 (hex) of the session cookie's token, it returns the signed-in user when the session exists
 -- and has not expired on the request clock, and only then sets the transaction's identity (request.jwt.claims)
 -- that row-level security reads through auth.uid(). No row: no identity. The caller sets the role in the same
--- statement ('authenticated' with a row, 'anon' without): a security-definer function may not set the role
--- itself. Only the server's owner connection calls it.
+-- statement, always 'authenticated' (a security-definer function may not set the role itself): reads sent in
+-- the same message would fail as 'anon' and take the check down with them; without an identity row-level
+-- security shows them nothing personal (decision 012). Only the server's owner connection calls it.
 create function private.authenticate(p_session_hash text)
 returns table (id uuid, email text, username text, role text, time_zone text, analytics_consent boolean, session_id text)
   language plpgsql
