@@ -321,6 +321,54 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
         if (location !== `/select-team/${ko.id}`) throw new Error(`save a pick was refused: ${location}`);
       },
     };
+    // Scout: the demo's active Scout competition on its current match day. Each redeem gets a fresh referral
+    // ticket and its entry is removed afterwards (at most 10 entries a match day); the predictions go to one
+    // entry made through the app before the runs.
+    const [scout] = await sql<{ id: string; league: string; season: string; current_match_day: number }[]>`
+      select id, league, season, current_match_day from public.competitions
+       where type = 'scout' and status = 'active' order by created_at limit 1`;
+    if (!scout) throw new Error("bench data: no active Scout competition");
+    const [scoutFixture] = await sql<{ id: string }[]>`
+      select id::text from public.fixtures
+       where league = ${scout.league} and season = ${scout.season} and match_day = ${scout.current_match_day}
+       order by kickoff_time, id limit 1`;
+    const ticket = () => sql`insert into public.tickets (user_id, ticket_type) values (${me.id}, 'referral')`;
+    const newestEntry = async () =>
+      (
+        await sql<{ id: string }[]>`
+          select id::text from public.scout_entries where user_id = ${me.id} and competition_id = ${scout.id}
+           order by created_at desc, entry_index desc limit 1`
+      )[0]?.id;
+    await ticket();
+    await post("/scout", { intent: "redeem", competitionId: scout.id });
+    const predictionEntry = await newestEntry();
+    if (!predictionEntry || !scoutFixture) throw new Error("bench data: the Scout entry or fixture is missing");
+    const redeem: Target = {
+      name: "POST redeem a Scout ticket",
+      async send() {
+        await ticket();
+        const location = await post("/scout", { intent: "redeem", competitionId: scout.id });
+        if (!location.startsWith("/scout")) throw new Error(`redeem was refused: ${location}`);
+      },
+      async after() {
+        const made = await newestEntry();
+        if (!made || made === predictionEntry) throw new Error("the redeem made no entry");
+        await sql`delete from public.scout_entries where id = ${made}`;
+      },
+    };
+    const predict: Target = {
+      name: "POST save a Scout prediction",
+      async send(i) {
+        await post("/scout", {
+          intent: "save-predictions",
+          competitionId: scout.id,
+          entryId: predictionEntry,
+          fixture: scoutFixture.id,
+          [`home.${scoutFixture.id}`]: String(i % 5),
+          [`away.${scoutFixture.id}`]: "1",
+        });
+      },
+    };
     const staticFile: Target = {
       name: "static /favicon.svg",
       async send() {
@@ -341,6 +389,8 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
       get("/profile"),
       join,
       pick,
+      redeem,
+      predict,
     ];
 
     console.log(`\nsequential requests as the demo player: ${REQUESTS} per target at RTT 0, ${RTT_REQUESTS} at RTT ${RTT_MS} ms...`);
@@ -385,8 +435,6 @@ async function roundTripTable(base: string, cookie: string, databaseUrl: string,
         a.cpuMs.toFixed(2),
       ];
     });
-    rows.push(["POST redeem (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
-    rows.push(["POST save a prediction (Scout)", "n/a (Scout not built)", "", "", "", "", "", "", ""]);
     const head = [
       "request",
       "DB round trips",
