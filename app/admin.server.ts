@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { requireUser } from "./session.server";
 import { redirectWithToast } from "./toast.server";
-import type { SessionUser } from "./context";
+import type { SessionUser } from "./db/types";
 
 export const ACCESS_DENIED = "Access denied. Admins only.";
 

@@ -1,4 +1,4 @@
-import type { Db } from "./db.server";
+import type { Db } from "./db/types";
 import type { Env } from "./env.server";
 
 export interface SessionUser {
@@ -19,7 +19,7 @@ declare module "@remix-run/cloudflare" {
     now: Date;
     /** The signed-in user for this request, looked up once and shared by every loader. */
     user(): Promise<SessionUser | null>;
-    /** The user id of the signed session cookie, before the database has checked it (see requireUserAnd). */
+    /** The user id of the signed session cookie, before the database has checked it (see requireUserWith). */
     userId(): Promise<string | null>;
     /** Whether the request carries a well-signed session cookie; asks nothing of the database. */
     hasSessionCookie(): Promise<boolean>;

@@ -1,5 +1,5 @@
 import type { Env } from "./env.server";
-import type { Db } from "./db.server";
+import type { Db } from "./db/types";
 
 interface Mail {
   to: string;
@@ -13,7 +13,7 @@ interface Mail {
  */
 export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
   if (env.MAIL_PROVIDER === "outbox") {
-    await db.service(
+    await db.serviceStatement(
       (sql) => sql`insert into account.mail_outbox (to_email, subject, body_text, created_at)
                    values (${mail.to}, ${mail.subject}, ${mail.text}, ${db.now.toISOString()})`,
     );
@@ -29,7 +29,7 @@ export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
 }
 
 export async function readOutbox(db: Db, limit = 50) {
-  return db.service(
+  return db.serviceStatement(
     (sql) => sql<{ id: string; to_email: string; subject: string; body_text: string; created_at: Date }[]>`
       select id::text, to_email, subject, body_text, created_at from account.mail_outbox order by id desc limit ${limit}`,
   );
@@ -50,7 +50,7 @@ export interface OutboxPush {
  * (PUSH_PROVIDER=outbox), with whom they were for, newest first.
  */
 export async function readPushOutbox(db: Db, limit = 50) {
-  return db.service(
+  return db.serviceStatement(
     (sql) => sql<OutboxPush[]>`
       select d.id::text, p.username, d.title, d.body, d.link, d.state, d.created_at
         from private.push_deliveries d

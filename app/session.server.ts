@@ -1,7 +1,7 @@
 import { createCookie, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "./env.server";
-import type { Db } from "./db.server";
-import type { SessionUser } from "./context";
+import type { Db } from "./db/types";
+import type { SessionUser } from "./db/types";
 import { randomToken, sha256Hex } from "./lib/crypto";
 import { isUuid } from "./lib/ids";
 import { readCookie } from "./lib/read-cookie.server";
@@ -79,7 +79,7 @@ export async function startSession(request: Request, env: Env, db: Db, userId: s
   const token = randomToken(32);
   const [id, previousId] = await Promise.all([sha256Hex(token), previous ? sha256Hex(previous) : null]);
   const expires = new Date(db.now.getTime() + SESSION_DAYS * 24 * 3600 * 1000);
-  await db.asService(async (tx) => {
+  await db.serviceTransaction(async (tx) => {
     if (previousId) await tx`delete from account.sessions where id = ${previousId}`;
     await tx`insert into account.sessions (id, user_id, created_at, expires_at, last_seen_at)
              values (${id}, ${userId}, ${db.now.toISOString()}, ${expires.toISOString()}, ${db.now.toISOString()})`;
@@ -92,7 +92,7 @@ export async function endSession(request: Request, env: Env, db: Db): Promise<st
   const token = await readToken(request, env);
   if (token) {
     const id = await sha256Hex(token);
-    await db.service((sql) => sql`delete from account.sessions where id = ${id}`);
+    await db.serviceStatement((sql) => sql`delete from account.sessions where id = ${id}`);
   }
   return sessionCookie(env).serialize("", { maxAge: 0 });
 }
@@ -108,7 +108,7 @@ function loginRedirect(request: Request): never {
  * while the database checks the session in the same round trip; its result is used only when the check
  * confirms the session (else the login redirect, and what was read is dropped).
  */
-export async function requireUserAnd<T>(
+export async function requireUserWith<T>(
   request: Request,
   context: AppLoadContext,
   read: (userId: string) => Promise<T>,
@@ -125,7 +125,7 @@ export async function requireUserAnd<T>(
 
 /**
  * A write's first step: a request without a session cookie goes to the login page before its body is read.
- * Nothing is asked of the database here: the session is checked together with the write (requireUserAnd),
+ * Nothing is asked of the database here: the session is checked together with the write (requireUserWith),
  * in the same message.
  */
 export async function requireSessionCookie(request: Request, context: AppLoadContext): Promise<void> {
@@ -138,7 +138,7 @@ export async function requireSessionCookie(request: Request, context: AppLoadCon
  * redirect and the write, which ran with no identity, is rolled back.
  */
 export async function writeAsUser<T>(request: Request, context: AppLoadContext, write: (userId: string) => Promise<T>): Promise<T> {
-  return (await requireUserAnd(request, context, write)).data;
+  return (await requireUserWith(request, context, write)).data;
 }
 
 /** The signed-in user, or a redirect to /login that brings them back here afterwards. */

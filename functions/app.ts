@@ -1,7 +1,7 @@
 import { Hono } from "hono";
-import type { Db } from "../app/db.server";
+import type { Db } from "../app/db/types";
 import type { Env } from "../app/env.server";
-import type { SessionUser } from "../app/context";
+import type { SessionUser } from "../app/db/types";
 import { pushFunctions } from "./push";
 
 /** Bindings the web Worker hands to the HTTP functions mounted under /functions/v1/*. */
@@ -16,7 +16,7 @@ export interface FunctionsBindings {
 export const functionsApp = new Hono<{ Bindings: FunctionsBindings }>().basePath("/functions/v1");
 
 functionsApp.get("/health", async (c) => {
-  const ok = await c.env.db.service(async (sql) => (await sql`select 1 as ok`)[0]?.ok === 1).catch(() => false);
+  const ok = await c.env.db.serviceStatement(async (sql) => (await sql`select 1 as ok`)[0]?.ok === 1).catch(() => false);
   return c.json({ ok }, ok ? 200 : 503);
 });
 

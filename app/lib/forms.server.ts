@@ -1,6 +1,6 @@
 import { data } from "@remix-run/cloudflare";
 import type { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { fieldErrors } from "./validation";
 
 /**

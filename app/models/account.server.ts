@@ -1,4 +1,4 @@
-import type { Db, ServiceTx as Tx } from "~/db.server";
+import type { Db, ServiceTx as Tx } from "~/db/types";
 import { randomToken, sha256Hex } from "~/lib/crypto";
 
 /** Failures allowed per key (account, client address) inside the window before answering 429. */
@@ -38,7 +38,7 @@ type SignupResult = { ok: true; userId: string; referralAwarded: boolean } | { o
  * failure there is logged and never blocks the sign-up (spec part 2 §4).
  */
 export async function createAccount(db: Db, email: string, password: string, referralCode: string | null): Promise<SignupResult> {
-  return db.asService(async (tx) => {
+  return db.serviceTransaction(async (tx) => {
     const rows = await tx<{ id: string }[]>`
       insert into account.accounts (email, password_hash, signup_referral_code, created_at, updated_at)
       values (${email}, extensions.crypt(${password}, extensions.gen_salt('bf', 10)), ${referralCode}, public.app_now(), public.app_now())
@@ -68,7 +68,7 @@ type LoginResult = { ok: true; userId: string; username: string | null } | { ok:
 /** Checks the password (bcrypt inside Postgres) under the login throttle; one transaction. */
 export async function verifyLogin(db: Db, email: string, password: string, address: string): Promise<LoginResult> {
   const keys = throttleKeys("login", email, address);
-  return db.asService(async (tx) => {
+  return db.serviceTransaction(async (tx) => {
     if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
     // With no matching account a fresh salt is hashed anyway, so a wrong email costs the same bcrypt
     // work as a wrong password (no timing hint about which accounts exist).
@@ -99,7 +99,7 @@ export async function requestPasswordReset(db: Db, email: string, address: strin
   const keys = throttleKeys("reset", email, address);
   const token = randomToken(32);
   const hash = await sha256Hex(token);
-  return db.asService(async (tx) => {
+  return db.serviceTransaction(async (tx) => {
     if (await isThrottled(tx, keys, true)) return { throttled: true as const };
     await recordAttempt(tx, "reset", keys, true);
     const rows = await tx`
@@ -118,7 +118,7 @@ type ResetResult = { ok: true } | { ok: false; throttled: boolean; message: stri
 export async function resetTokenUsable(db: Db, token: string): Promise<boolean> {
   if (token.length < 20 || token.length > 200) return false;
   const hash = await sha256Hex(token);
-  return db.asService(async (tx) => {
+  return db.serviceTransaction(async (tx) => {
     const rows = await tx`
       select 1 from account.password_reset_tokens
        where token_hash = ${hash} and used_at is null and expires_at > public.app_now()`;
@@ -129,7 +129,7 @@ export async function resetTokenUsable(db: Db, token: string): Promise<boolean> 
 export async function resetPassword(db: Db, token: string, password: string, address: string): Promise<ResetResult> {
   const hash = await sha256Hex(token);
   const keys = [`reset:ip:${address}`];
-  return db.asService(async (tx) => {
+  return db.serviceTransaction(async (tx) => {
     if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
     const [used] = await tx<{ user_id: string }[]>`
       update account.password_reset_tokens set used_at = public.app_now()

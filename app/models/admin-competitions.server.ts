@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { ACCESS_DENIED } from "~/admin.server";
 import {
   ADMIN_CREATE_TYPE_VALUES,
@@ -83,8 +83,8 @@ export async function adminCreateCompetition(db: Db, userId: string, input: Admi
   try {
     const rows = await db.asUser(
       userId,
-      (tx) =>
-        tx<{ id: string }[]>`
+      (sql) =>
+        sql<{ id: string }[]>`
         select public.admin_create_competition(
           ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date,
           ${input.startMatchDay}::int, ${input.prize}, ${input.prizeTitle}, ${input.prizeDescription},

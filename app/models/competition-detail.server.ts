@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { pageWindow } from "~/lib/paging";
 import {
   competitionInfoQuery,
@@ -97,17 +97,17 @@ export async function getCompetitionDetail(
   playersPage: number,
 ): Promise<CompetitionDetail | null> {
   const { offset } = pageWindow(playersPage, PLAYERS_PAGE_SIZE);
-  return db.asUser(me, async (tx) => {
+  return db.asUser(me, async (sql) => {
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
-        competitionInfoQuery(tx, competitionId),
-        tx`
+        competitionInfoQuery(sql, competitionId),
+        sql`
           select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.joined_match_day as "joinedMatchDay",
                  v.selection_status as "selectionStatus"
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.user_id = ${me}`,
-        currentPickQuery(tx, competitionId, me),
-        tx.unsafe(
+        currentPickQuery(sql, competitionId, me),
+        sql.unsafe(
           `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
              from public.team_selections ts
              join public.fixtures f on f.id = ts.fixture_id
@@ -115,27 +115,27 @@ export async function getCompetitionDetail(
             order by ts.created_at, ts.match_day`,
           [competitionId, me],
         ),
-        tx`
+        sql`
           select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId}
            order by lower(v.username), v.user_id
            limit ${PLAYERS_PAGE_SIZE} offset ${offset}`,
-        tx`
+        sql`
           select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.competition_type = 'season'
            order by v.rank nulls last, lower(v.username), v.user_id
            limit ${STANDINGS_SIZE}`,
-        tx`
+        sql`
           select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
             from public.competitions c
            cross join lateral public.knockout_leaderboard_page(c.id, 0, ${STANDINGS_SIZE}) as k
            where c.id = ${competitionId} and c.type = 'knockout'
            order by k.position`,
-        currentFixturesQuery(tx, competitionId),
+        currentFixturesQuery(sql, competitionId),
         // Rows only for the creator and admins; before the deadline "picked or not", never the team.
-        tx`
+        sql`
           select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection,
                  (m.has_selection and m.current_selection is null) as selection_hidden
             from public.manage_selections(${competitionId}) m
@@ -200,7 +200,7 @@ export async function setPlayerSelection(
   team: string,
 ): Promise<SetSelectionCode> {
   try {
-    const rows = await db.asUser(actorId, (tx) => tx`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`);
+    const rows = await db.asUser(actorId, (sql) => sql`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`);
     return String(rows[0]?.code ?? "not_found") as SetSelectionCode;
   } catch (error) {
     // The pick's own check (team must play that match day) raises check_violation.

@@ -1,4 +1,4 @@
-import type { Tx } from "~/db.server";
+import type { PlayerSql } from "~/db/types";
 import { DEFAULT_PRIZE } from "~/lib/competition-options";
 import { toIso } from "~/models/selections.server";
 
@@ -64,8 +64,8 @@ export interface KnockoutStanding {
  * winner's usernames, its registration state now, the current match day's deadline and whether picks are open
  * for it. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
  */
-export function competitionInfoQuery(tx: Tx, competitionId: string) {
-  return tx`
+export function competitionInfoQuery(sql: PlayerSql, competitionId: string) {
+  return sql`
     select c.id, c.name, c.type, c.league, c.season, c.status, public.registration_state(c.id) as "registrationStatus",
            c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
            c.player_count as "playerCount", c.created_by as "createdBy",

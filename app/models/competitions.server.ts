@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import type { Db, Tx } from "~/db.server";
+import type { Db, PlayerSql } from "~/db/types";
 import type { SqlFragment } from "~/lib/sql-inline";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
@@ -15,20 +15,20 @@ import { pageCount, pageWindow } from "~/lib/paging";
 export const PAGE_SIZE = 9;
 
 /** A fixed SQL expression a filter narrows: a column, or the one computed rule (never taken from the request). */
-type FilterColumn = string | ((tx: Tx) => SqlFragment);
+type FilterColumn = string | ((sql: PlayerSql) => SqlFragment);
 
 /**
  * "and <column> = <value>" for every filter that is set ("" = All adds nothing). The columns are fixed
  * identifiers per list, never taken from the request; the values travel as parameters.
  */
-function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns: Record<keyof F, FilterColumn>) {
+function filterSql<F extends Record<string, string>>(sql: PlayerSql, filters: F, columns: Record<keyof F, FilterColumn>) {
   return Object.entries(columns).reduce(
-    (sql, [param, column]) => {
-      if (!filters[param]) return sql;
-      const expression = typeof column === "string" ? tx(column) : column(tx);
-      return tx`${sql} and ${expression} = ${filters[param]}`;
+    (clause, [param, column]) => {
+      if (!filters[param]) return clause;
+      const expression = typeof column === "string" ? sql(column) : column(sql);
+      return sql`${clause} and ${expression} = ${filters[param]}`;
     },
-    tx``,
+    sql``,
   );
 }
 
@@ -38,7 +38,7 @@ function filterSql<F extends Record<string, string>>(tx: Tx, filters: F, columns
  * Registration as the rule stands now (open / closed / completed), not the stored registration_status, which
  * lags until the scheduler closes it: what the cards show and the Registration Status filter narrows.
  */
-const registrationState = (tx: Tx) => tx`public.registration_state(c.id)`;
+const registrationState = (sql: PlayerSql) => sql`public.registration_state(c.id)`;
 
 /** The competitions column each list filter narrows; registration is always set (it has no "All"). */
 const LIST_COLUMNS: Record<keyof ListFilters, FilterColumn> = {
@@ -79,8 +79,8 @@ export interface CompetitionListPage extends ListPage<CompetitionCardData> {
   joinTarget: { id: string; name: string } | null;
 }
 
-function listWhere(tx: Tx, f: ListFilters) {
-  return tx`c.type <> 'scout' ${filterSql(tx, f, LIST_COLUMNS)}`;
+function listWhere(sql: PlayerSql, f: ListFilters) {
+  return sql`c.type <> 'scout' ${filterSql(sql, f, LIST_COLUMNS)}`;
 }
 
 interface ListRow extends Pick<CompetitionCardData, "id" | "name" | "type" | "league" | "season" | "visibility" | "joined"> {
@@ -102,28 +102,28 @@ export async function listCompetitions(
   opts: { createdId?: string | null; joinId?: string | null } = {},
 ): Promise<CompetitionListPage> {
   const { page, offset } = pageWindow(requestedPage, PAGE_SIZE);
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
     const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
     const [countRows, rows, createdRows, joinRows] = await Promise.all([
-      tx<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(tx, filters)}`,
-      tx<ListRow[]>`
-        select c.id, c.name, c.type, c.league, c.season, c.visibility, ${registrationState(tx)} as registration_status,
+      sql<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(sql, filters)}`,
+      sql<ListRow[]>`
+        select c.id, c.name, c.type, c.league, c.season, c.visibility, ${registrationState(sql)} as registration_status,
                c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
           from public.competitions c
-         where ${listWhere(tx, filters)}
+         where ${listWhere(sql, filters)}
          order by c.start_date asc, c.name asc, c.id asc
          limit ${PAGE_SIZE} offset ${offset}`,
       createdId
-        ? tx<{ id: string; name: string; key: string | null }[]>`
+        ? sql<{ id: string; name: string; key: string | null }[]>`
             select c.id, c.name, public.competition_registration_key(c.id) as key
               from public.competitions c where c.id = ${createdId} and c.created_by = ${userId}`
         : Promise.resolve([]),
       joinId
-        ? tx<{ id: string; name: string }[]>`
+        ? sql<{ id: string; name: string }[]>`
             select c.id, c.name from public.competitions c
              where c.id = ${joinId} and c.visibility = 'private' and c.type <> 'scout'`
         : Promise.resolve([]),
@@ -163,8 +163,8 @@ const MY_COLUMNS: Record<keyof MyFilters, string> = {
   competitionStatus: "v.competition_status",
 };
 
-function myWhere(tx: Tx, userId: string, f: MyFilters) {
-  return tx`v.user_id = ${userId} and v.competition_type <> 'scout' ${filterSql(tx, f, MY_COLUMNS)}`;
+function myWhere(sql: PlayerSql, userId: string, f: MyFilters) {
+  return sql`v.user_id = ${userId} and v.competition_type <> 'scout' ${filterSql(sql, f, MY_COLUMNS)}`;
 }
 
 export interface MyCompetitionCard {
@@ -203,18 +203,18 @@ interface MyRow {
 
 export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
   const { page, offset } = pageWindow(requestedPage, PAGE_SIZE);
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const [counts, rows] = await Promise.all([
-      tx<{ total: number; active: number }[]>`
-        select count(*) filter (where ${myWhere(tx, userId, f)})::int as total,
+      sql<{ total: number; active: number }[]>`
+        select count(*) filter (where ${myWhere(sql, userId, f)})::int as total,
                count(*) filter (where v.competition_status = 'active')::int as active
           from public.user_competition_stats_view v
          where v.user_id = ${userId} and v.competition_type <> 'scout'`,
-      tx<MyRow[]>`
+      sql<MyRow[]>`
         select v.competition_id, v.competition, v.competition_type, v.league, v.season, v.current_match_day,
                v.joined_match_day, v.has_selection, v.current_selection, v.selection_status, v.membership_status
           from public.user_competition_stats_view v
-         where ${myWhere(tx, userId, f)}
+         where ${myWhere(sql, userId, f)}
          order by v.competition_status asc, v.competition asc, v.competition_id asc
          limit ${PAGE_SIZE} offset ${offset}`,
     ]);
@@ -267,7 +267,7 @@ async function callCodeFunction<C extends string>(
   db: Db,
   userId: string,
   name: string,
-  query: (tx: Tx) => PromiseLike<{ code: C }[]>,
+  query: (sql: PlayerSql) => PromiseLike<{ code: C }[]>,
 ): Promise<CodeResult<C>> {
   try {
     const rows = await db.asUser(userId, query);
@@ -285,7 +285,7 @@ export function joinCompetition(db: Db, userId: string, competitionId: string, k
     db,
     userId,
     "join_competition",
-    (tx) => tx<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`,
+    (sql) => sql<{ code: JoinCode }[]>`select public.join_competition(${competitionId}, ${key ?? null}) as code`,
   );
 }
 
@@ -294,7 +294,7 @@ export function unregisterCompetition(db: Db, userId: string, competitionId: str
     db,
     userId,
     "unregister_competition",
-    (tx) => tx<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`,
+    (sql) => sql<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`,
   );
 }
 
@@ -317,8 +317,8 @@ export async function createPrivateCompetition(db: Db, userId: string, input: Cr
   try {
     const rows = await db.asUser(
       userId,
-      (tx) =>
-        tx<{ id: string; registration_key: string }[]>`
+      (sql) =>
+        sql<{ id: string; registration_key: string }[]>`
         select id, registration_key from public.create_private_competition(
           ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date, ${input.startMatchDay}::int)`,
     );

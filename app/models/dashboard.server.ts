@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
 
 interface UpcomingCompetition {
@@ -77,9 +77,9 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
  * pipelined round trip between BEGIN and COMMIT), whatever the number of competitions.
  */
 export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const [upcoming, registered, privates] = await Promise.all([
-      tx<UpcomingRow[]>`
+      sql<UpcomingRow[]>`
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
           from public.competitions c
@@ -87,14 +87,14 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
            and public.registration_state(c.id) = 'open'
          order by c.start_date, c.first_kickoff_time nulls last, c.name
          limit ${UPCOMING_LIMIT}`,
-      tx<RegisteredRow[]>`
+      sql<RegisteredRow[]>`
         select competition_id, competition, competition_type, competition_status, membership_status, rank,
                wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,
                selection_deadline
           from public.user_competition_stats_view
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
-      tx<PrivateRow[]>`
+      sql<PrivateRow[]>`
         select c.id, c.name, c.player_count, c.status, public.registration_state(c.id) as registration_status,
                public.competition_registration_key(c.id) as registration_key
           from public.competitions c

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import type { CsvRowError, FixtureCsvRow } from "~/lib/csv";
 import { ACCESS_DENIED } from "~/admin.server";
 import { formatKickoff } from "~/lib/date-format";
@@ -56,27 +56,27 @@ export async function loadResults(
   opts: { league: string; season: string; matchDay: number | null; team: string; timeZone: string | null },
 ): Promise<ResultsView> {
   const { league, season, team } = opts;
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const chosen = opts.matchDay
-      ? tx`${opts.matchDay}::int`
-      : tx`coalesce((select min(f.match_day) from public.fixtures f
+      ? sql`${opts.matchDay}::int`
+      : sql`coalesce((select min(f.match_day) from public.fixtures f
                       where f.league = ${league} and f.season = ${season} and f.status = 'pending'), 1)`;
     const like = `%${team.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const [mdRows, rows, totalRows, teamRows] = await Promise.all([
-      tx<{ match_day: number }[]>`select ${chosen} as match_day`,
-      tx<FixtureRow[]>`
+      sql<{ match_day: number }[]>`select ${chosen} as match_day`,
+      sql<FixtureRow[]>`
         select f.id::text as id, f.home_team, f.away_team, f.kickoff_time, f.status, f.home_score, f.away_score
           from public.fixtures f
          where f.league = ${league} and f.season = ${season} and f.match_day = ${chosen}
-           ${team ? tx`and (f.home_team ilike ${like} or f.away_team ilike ${like})` : tx``}
+           ${team ? sql`and (f.home_team ilike ${like} or f.away_team ilike ${like})` : sql``}
          order by f.kickoff_time, f.id`,
-      tx<{ total: number }[]>`
+      sql<{ total: number }[]>`
         select greatest(
                  coalesce((select max(c.total_match_days) from public.competitions c
                             where c.league = ${league} and c.season = ${season}), public.default_total_match_days()),
                  coalesce((select max(f.match_day) from public.fixtures f
                             where f.league = ${league} and f.season = ${season}), 1))::int as total`,
-      tx<{ team: string }[]>`
+      sql<{ team: string }[]>`
         select distinct t.team from public.fixtures f
          cross join lateral (values (f.home_team), (f.away_team)) as t(team)
          where f.league = ${league} and f.season = ${season}
@@ -139,8 +139,8 @@ export async function saveResult(db: Db, userId: string, input: z.output<typeof 
   try {
     const rows = await db.asUser(
       userId,
-      (tx) =>
-        tx<
+      (sql) =>
+        sql<
           { code: string }[]
         >`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int) as code`,
     );
@@ -157,7 +157,7 @@ export async function setPostponed(db: Db, userId: string, input: z.output<typeo
   try {
     const rows = await db.asUser(
       userId,
-      (tx) => tx<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}) as code`,
+      (sql) => sql<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}) as code`,
     );
     const code = rows[0]?.code;
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };
@@ -177,8 +177,8 @@ export async function upsertFixtureRows(db: Db, userId: string, rows: FixtureCsv
   if (rows.length === 0) return { succeeded: 0, failed: [] };
   const result = await db.asUser(
     userId,
-    (tx) =>
-      tx<{ result: { succeeded?: number; failed?: { line: number; reason: string }[] } | string }[]>`
+    (sql) =>
+      sql<{ result: { succeeded?: number; failed?: { line: number; reason: string }[] } | string }[]>`
       select public.upsert_fixtures(${JSON.stringify(rows)}::text::jsonb) as result`,
   );
   let value = result[0]?.result ?? {};

@@ -3,9 +3,9 @@ import { competitionNotFound } from "~/components/CompetitionNotFound";
 import { leaderboardPath, type LeaderboardView } from "~/components/LeaderboardPage";
 import { pageFrom } from "~/components/Pager";
 import { redirectPastLastPage } from "~/lib/last-page.server";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import type { Leaderboard } from "~/models/leaderboards.server";
-import { requireUserAnd } from "~/session.server";
+import { requireUserWith } from "~/session.server";
 import { isUuid } from "~/lib/ids";
 
 type ReadBoard<Board> = (db: Db, userId: string, competitionId: string, page: number) => Promise<Board | null>;
@@ -24,7 +24,7 @@ export async function loadLeaderboard<Board extends Leaderboard<Board["rows"][nu
   const competitionId = params.competitionId;
   const url = new URL(request.url);
   const page = pageFrom(url);
-  const { user, data: board } = await requireUserAnd(request, context, async (userId) =>
+  const { user, data: board } = await requireUserWith(request, context, async (userId) =>
     isUuid(competitionId) ? read(context.db, userId, competitionId, page) : null,
   );
   if (!board) competitionNotFound();

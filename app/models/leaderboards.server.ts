@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
 import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
@@ -60,17 +60,17 @@ export async function getKnockoutLeaderboard(
   page: number,
 ): Promise<KnockoutLeaderboard | null> {
   const offset = offsetOf(page);
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const rows = await Promise.all([
-      competitionInfoQuery(tx, competitionId),
+      competitionInfoQuery(sql, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
-      tx`
+      sql`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
           from public.knockout_leaderboard_position(${competitionId}, ${userId}) as pos
          cross join lateral public.knockout_leaderboard_page(${competitionId}, pos - 1, 1) as k
          where pos is not null and k.user_id = ${userId}
            and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')`,
-      tx`
+      sql`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
           from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
@@ -88,19 +88,19 @@ export async function getKnockoutLeaderboard(
  */
 export async function getSeasonLeaderboard(db: Db, userId: string, competitionId: string, page: number): Promise<SeasonLeaderboard | null> {
   const offset = offsetOf(page);
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const [competitionRows, mineRows, pageRows, topRows] = await Promise.all([
-      competitionInfoQuery(tx, competitionId),
-      tx`
+      competitionInfoQuery(sql, competitionId),
+      sql`
         select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId} and v.competition_type = 'season'`,
-      tx`
+      sql`
         select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
           from public.season_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as s
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'season')
          order by s.position`,
-      tx`
+      sql`
         select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
           from public.season_leaderboard_page(${competitionId}, 0, 1) as s
          where s.rank = 1

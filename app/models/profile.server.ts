@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import type { ProfileInput } from "~/lib/validation";
 
 interface Profile {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 
 /**
  * A player's push subscription (decision 014): saved, removed and turned off only through the SQL functions of

@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 
 /** What /profile shows about referrals: friends referred and the player's unused referral tickets. */
 export interface ReferralSummary {
@@ -11,8 +11,8 @@ export interface ReferralSummary {
  * Referrals are awarded by public.handle_referral_signup at sign-up (app/models/account.server.ts).
  */
 export async function getReferralSummary(db: Db, userId: string): Promise<ReferralSummary> {
-  return db.asUser(userId, async (tx) => {
-    const [row] = await tx<ReferralSummary[]>`
+  return db.asUser(userId, async (sql) => {
+    const [row] = await sql<ReferralSummary[]>`
       select (select count(*)::int from public.referrals r where r.referrer_id = ${userId}) as "friendsReferred",
              (select count(*)::int from public.tickets t
                where t.user_id = ${userId} and t.ticket_type = 'referral' and not t.used) as "referralTickets"`;

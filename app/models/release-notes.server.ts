@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { isCalendarDate } from "~/lib/validation";
 
 /*
@@ -40,8 +40,8 @@ const toNote = (r: NoteRow): ReleaseNote => ({
 export async function listReleaseNotes(db: Db, userId: string): Promise<ReleaseNote[]> {
   const rows = await db.asUser(
     userId,
-    (tx) =>
-      tx<NoteRow[]>`
+    (sql) =>
+      sql<NoteRow[]>`
       select n.id, n.version, n.title, n.content, n.release_date::text as release_date, n.is_published
         from public.release_notes n
        order by n.release_date desc, n.created_at desc, n.id`,
@@ -79,8 +79,8 @@ export async function createReleaseNote(db: Db, userId: string, input: ReleaseNo
   try {
     const rows = await db.asUser(
       userId,
-      (tx) =>
-        tx`insert into public.release_notes (version, title, content, release_date, created_by)
+      (sql) =>
+        sql`insert into public.release_notes (version, title, content, release_date, created_by)
          values (${input.version}, ${input.title}, ${input.content},
                  coalesce(${input.releaseDate}::date, (public.app_now() at time zone 'UTC')::date), ${userId})
          returning id`,
@@ -96,8 +96,8 @@ export async function updateReleaseNote(db: Db, userId: string, id: string, inpu
   try {
     const rows = await db.asUser(
       userId,
-      (tx) =>
-        tx`update public.release_notes
+      (sql) =>
+        sql`update public.release_notes
             set version = ${input.version}, title = ${input.title}, content = ${input.content},
                 release_date = coalesce(${input.releaseDate}::date, release_date)
           where id = ${id}
@@ -114,7 +114,7 @@ export async function setReleaseNotePublished(db: Db, userId: string, id: string
   try {
     const rows = await db.asUser(
       userId,
-      (tx) => tx`update public.release_notes set is_published = ${published} where id = ${id} returning id`,
+      (sql) => sql`update public.release_notes set is_published = ${published} where id = ${id} returning id`,
     );
     if (rows.length === 0) return { ok: false, status: 404, message: "Failed to update publish status" };
     return { ok: true, message: published ? "Release note published!" : "Release note unpublished!" };
@@ -125,7 +125,7 @@ export async function setReleaseNotePublished(db: Db, userId: string, id: string
 
 export async function deleteReleaseNote(db: Db, userId: string, id: string): Promise<NoteResult> {
   try {
-    const rows = await db.asUser(userId, (tx) => tx`delete from public.release_notes where id = ${id} returning id`);
+    const rows = await db.asUser(userId, (sql) => sql`delete from public.release_notes where id = ${id} returning id`);
     if (rows.length === 0) return { ok: false, status: 404, message: "Failed to delete release note" };
     return { ok: true, message: "Release note deleted!" };
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { LEADERBOARD_LIMIT } from "~/lib/scout";
 import { normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
 
@@ -130,35 +130,35 @@ const toRow = (r: BoardRow): ScoutLeaderRow => ({
  * waits for another.
  */
 export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest): Promise<ScoutPage> {
-  return db.asUser(userId, async (tx) => {
-    const chosen = tx`(select c.id from public.competitions c
-                        where c.type = 'scout' and c.status = 'active' ${req.competitionId ? tx`and c.id = ${req.competitionId}::uuid` : tx``}
+  return db.asUser(userId, async (sql) => {
+    const chosen = sql`(select c.id from public.competitions c
+                        where c.type = 'scout' and c.status = 'active' ${req.competitionId ? sql`and c.id = ${req.competitionId}::uuid` : sql``}
                         order by c.created_at desc, c.id limit 1)`;
     const md =
       req.tab === "select"
-        ? tx`(select c.current_match_day from public.competitions c where c.id = ${chosen})`
-        : tx`(select least(greatest(coalesce(${req.matchDay}::int, c.current_match_day), 1), c.current_match_day)
+        ? sql`(select c.current_match_day from public.competitions c where c.id = ${chosen})`
+        : sql`(select least(greatest(coalesce(${req.matchDay}::int, c.current_match_day), 1), c.current_match_day)
                 from public.competitions c where c.id = ${chosen})`;
     const wantsPicks = req.tab === "select" || req.tab === "my-picks";
     const wantsBoard = req.tab === "leaderboard";
     const none = Promise.resolve([] as never[]);
 
     const [competitions, states, mdRows, entries, predictions, fixtures, board, mine] = await Promise.all([
-      tx<{ id: string; name: string; league: string; season: string; current_match_day: number }[]>`
+      sql<{ id: string; name: string; league: string; season: string; current_match_day: number }[]>`
         select c.id, c.name, c.league, c.season, c.current_match_day from public.competitions c
          where c.type = 'scout' and c.status = 'active'
          order by c.created_at desc, c.id`,
-      tx<StateRow[]>`select s.* from public.get_scout_state(${chosen}) s`,
-      tx<{ match_day: number | null }[]>`select ${md} as match_day`,
+      sql<StateRow[]>`select s.* from public.get_scout_state(${chosen}) s`,
+      sql<{ match_day: number | null }[]>`select ${md} as match_day`,
       wantsPicks
-        ? tx<{ id: string; match_day: number; entry_index: number; total_points: number; exact_count: number }[]>`
+        ? sql<{ id: string; match_day: number; entry_index: number; total_points: number; exact_count: number }[]>`
             select e.id, e.match_day, e.entry_index, e.total_points, e.exact_count
               from public.scout_entries e
              where e.competition_id = ${chosen} and e.user_id = ${userId} and e.match_day = ${md}
              order by e.entry_index`
         : none,
       wantsPicks
-        ? tx<
+        ? sql<
             {
               scout_entry_id: string;
               fixture_id: string;
@@ -174,7 +174,7 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
              where e.competition_id = ${chosen} and e.user_id = ${userId} and e.match_day = ${md}`
         : none,
       wantsPicks
-        ? tx`
+        ? sql`
             select f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
                    f.home_score as "homeScore", f.away_score as "awayScore", f.status
               from public.fixtures f
@@ -184,22 +184,22 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
         : none,
       wantsBoard
         ? req.view === "season"
-          ? tx<BoardRow[]>`
+          ? sql<BoardRow[]>`
               select l.* from public.competitions c
                cross join lateral public.get_scout_leaderboard_season(c.league, c.season, ${LEADERBOARD_LIMIT}) l
                where c.id = ${chosen}`
-          : tx<BoardRow[]>`
+          : sql<BoardRow[]>`
               select l.* from public.competitions c
                cross join lateral public.get_scout_leaderboard_matchday(c.league, c.season, ${md}, ${LEADERBOARD_LIMIT}) l
                where c.id = ${chosen}`
         : none,
       wantsBoard
         ? req.view === "season"
-          ? tx<BoardRow[]>`
+          ? sql<BoardRow[]>`
               select l.* from public.competitions c
                cross join lateral public.get_scout_leaderboard_season_player(c.league, c.season, ${userId}::uuid) l
                where c.id = ${chosen}`
-          : tx<BoardRow[]>`
+          : sql<BoardRow[]>`
               select l.* from public.competitions c
                cross join lateral public.get_scout_leaderboard_matchday_player(c.league, c.season, ${md}, ${userId}::uuid) l
                where c.id = ${chosen}`
@@ -268,7 +268,7 @@ export async function redeemTicket(db: Db, userId: string, competitionId: string
   try {
     const rows = await db.asUser(
       userId,
-      (tx) => tx<{ code: string }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
+      (sql) => sql<{ code: string }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
     );
     return String(rows[0]?.code ?? "error");
   } catch (error) {
@@ -288,7 +288,8 @@ export async function savePredictions(
   try {
     const rows = await db.asUser(
       userId,
-      (tx) => tx<{ code: string }[]>`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
+      (sql) =>
+        sql<{ code: string }[]>`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
     );
     return String(rows[0]?.code ?? "error");
   } catch (error) {

@@ -1,4 +1,4 @@
-import type { Db, Tx } from "~/db.server";
+import type { Db, PlayerSql } from "~/db/types";
 import { dateFormat } from "~/lib/date-format";
 
 export interface FixtureRow {
@@ -58,8 +58,8 @@ export function normaliseFixtures(rows: readonly Record<string, unknown>[]): Fix
  * competition detail page list the same ones. Not awaited here: callers issue it together with their other
  * queries so the transaction pipelines them; turn the rows into FixtureRows with normaliseFixtures.
  */
-export function currentFixturesQuery(tx: Tx, competitionId: string) {
-  return tx.unsafe(
+export function currentFixturesQuery(sql: PlayerSql, competitionId: string) {
+  return sql.unsafe(
     `select ${FIXTURE_COLUMNS}
        from public.fixtures f
        join public.competitions c
@@ -71,8 +71,8 @@ export function currentFixturesQuery(tx: Tx, competitionId: string) {
 }
 
 /** The player's own pick for the competition's current match day (no row when none). Not awaited here either. */
-export function currentPickQuery(tx: Tx, competitionId: string, userId: string) {
-  return tx`
+export function currentPickQuery(sql: PlayerSql, competitionId: string, userId: string) {
+  return sql`
     select ts.selected_team as team
       from public.team_selections ts
       join public.competitions c on c.id = ts.competition_id and ts.match_day = c.current_match_day
@@ -96,21 +96,21 @@ interface TeamSelectionPage {
  * independent queries are issued together so they travel in one pipelined batch.
  */
 export async function getTeamSelectionPage(db: Db, userId: string, competitionId: string): Promise<TeamSelectionPage | null> {
-  return db.asUser(userId, async (tx) => {
+  return db.asUser(userId, async (sql) => {
     const [competitionRows, fixtureRows, membershipRows, pickRows, eligibleRows] = await Promise.all([
-      tx`
+      sql`
         select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",
                public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
                public.selection_open(c.league, c.season, c.current_match_day) as "selectionOpen"
           from public.competitions c
          where c.id = ${competitionId} and c.type <> 'scout'`,
-      currentFixturesQuery(tx, competitionId),
-      tx`
+      currentFixturesQuery(sql, competitionId),
+      sql`
         select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.selection_status as "selectionStatus"
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId}`,
-      currentPickQuery(tx, competitionId, userId),
-      tx`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
+      currentPickQuery(sql, competitionId, userId),
+      sql`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
     ]);
     const c = competitionRows[0];
     if (!c) return null;
@@ -143,7 +143,7 @@ type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated"
 
 /** Saves (inserts or replaces) the player's pick for the current match day; the database applies every rule. */
 export async function saveTeamSelection(db: Db, userId: string, competitionId: string, team: string): Promise<SaveSelectionCode> {
-  const rows = await db.asUser(userId, (tx) => tx`select public.save_team_selection(${competitionId}, ${team}) as code`);
+  const rows = await db.asUser(userId, (sql) => sql`select public.save_team_selection(${competitionId}, ${team}) as code`);
   return String(rows[0]?.code ?? "not_found") as SaveSelectionCode;
 }
 

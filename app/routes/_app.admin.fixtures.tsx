@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { requireAdmin } from "~/admin.server";
-import type { SessionUser } from "~/context";
+import type { SessionUser } from "~/db/types";
 import { ResultsSection } from "~/components/admin/ResultsSection";
 import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData } from "@remix-run/react";
 import { requireAdmin } from "~/admin.server";
-import type { SessionUser } from "~/context";
+import type { SessionUser } from "~/db/types";
 import { CsvUploadSection, type UploadResult } from "~/components/admin/CsvUploadSection";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CSV_MAX_BYTES, CSV_TOO_LARGE, parseFixturesCsv, uploadSummary } from "~/lib/csv";

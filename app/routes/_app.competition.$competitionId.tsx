@@ -37,7 +37,7 @@ import { joinCompetition, unregisterCompetition } from "~/models/competitions.se
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
 import { groupFixtures } from "~/models/selections.server";
-import { requireSessionCookie, requireUserAnd, writeAsUser } from "~/session.server";
+import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 
@@ -63,7 +63,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
   // The page's reads travel with the session check (one round trip); nothing in them depends on the role.
-  const { user, data: detail } = await requireUserAnd(request, context, async (userId) =>
+  const { user, data: detail } = await requireUserWith(request, context, async (userId) =>
     isUuid(competitionId) ? getCompetitionDetail(context.db, userId, competitionId, playersPage) : null,
   );
   if (!detail) competitionNotFound();

@@ -22,7 +22,7 @@ import { startDateField, todayIn } from "~/lib/validation";
 import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { requireSessionCookie, requireUser, requireUserAnd, writeAsUser } from "~/session.server";
+import { requireSessionCookie, requireUser, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/competitions.css?url";
 
@@ -32,7 +32,7 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filters = listFiltersFrom(url);
-  const { user, data: list } = await requireUserAnd(request, context, (userId) =>
+  const { user, data: list } = await requireUserWith(request, context, (userId) =>
     listCompetitions(context.db, userId, filters, pageFrom(url), {
       createdId: url.searchParams.get("created"),
       joinId: url.searchParams.get("join"),

@@ -8,7 +8,7 @@ import { CreatePrivateCompetition } from "~/components/CreatePrivateCompetition"
 import { InviteButtons } from "~/components/InviteButtons";
 import { LockIcon, typeLabel } from "~/components/CompetitionCard";
 import { getDashboard, selectionAction, type RegisteredCompetition } from "~/models/dashboard.server";
-import { requireUserAnd } from "~/session.server";
+import { requireUserWith } from "~/session.server";
 import { todayIn } from "~/lib/validation";
 import { ordinal } from "~/lib/ordinal";
 import { StatusBadge, TypeBadge } from "~/components/Badges";
@@ -21,7 +21,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user, data: dashboard } = await requireUserAnd(request, context, (userId) => getDashboard(context.db, userId));
+  const { user, data: dashboard } = await requireUserWith(request, context, (userId) => getDashboard(context.db, userId));
   return {
     ...dashboard,
     registered: dashboard.registered.map((r) => ({ ...r, action: selectionAction(r) })),

@@ -6,7 +6,7 @@ import { Pager, pageFrom } from "~/components/Pager";
 import { MY_FILTER_FIELDS, myFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import { listMyCompetitions } from "~/models/competitions.server";
-import { requireUserAnd } from "~/session.server";
+import { requireUserWith } from "~/session.server";
 import css from "~/styles/competitions.css?url";
 import { PageLoading } from "~/components/PageLoading";
 
@@ -16,7 +16,9 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const filters = myFiltersFrom(url);
-  const { data: list } = await requireUserAnd(request, context, (userId) => listMyCompetitions(context.db, userId, filters, pageFrom(url)));
+  const { data: list } = await requireUserWith(request, context, (userId) =>
+    listMyCompetitions(context.db, userId, filters, pageFrom(url)),
+  );
   redirectPastLastPage(url, list);
   return { ...list, filters };
 }

@@ -7,7 +7,7 @@ import { useAnalyticsConsent } from "~/components/ConsentBanner";
 import { GENDERS } from "~/lib/profile-fields";
 import { getOwnProfile, saveNotifications } from "~/models/profile.server";
 import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
-import { requireUser, requireUserAnd } from "~/session.server";
+import { requireUser, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import { dateFormat } from "~/lib/date-format";
 import { ReferralPanel, referralSignupUrl } from "~/components/ReferralPanel";
@@ -16,7 +16,7 @@ import { getReferralSummary } from "~/models/referrals.server";
 export const meta: MetaFunction = () => [{ title: "Profile | FootyCoach" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user, data } = await requireUserAnd(request, context, (userId) =>
+  const { user, data } = await requireUserWith(request, context, (userId) =>
     Promise.all([getOwnProfile(context.db, userId), getReferralSummary(context.db, userId)]),
   );
   const [profile, referrals] = data;

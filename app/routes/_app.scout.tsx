@@ -15,7 +15,7 @@ import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent }
 import { isUuid, UUID_PATTERN } from "~/lib/ids";
 import { parseScores, redeemToast, saveToast } from "~/lib/scout";
 import { getScoutPage, redeemTicket, savePredictions, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
-import { requireSessionCookie, requireUserAnd, writeAsUser } from "~/session.server";
+import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Scout | FootyCoach" }];
@@ -51,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const matchDay = /^\d{1,3}$/.test(mdParam) ? Number(mdParam) : null;
   const edit = q.get("edit");
 
-  const { user, data: page } = await requireUserAnd(request, context, (userId) =>
+  const { user, data: page } = await requireUserWith(request, context, (userId) =>
     getScoutPage(context.db, userId, { competitionId: requested, tab, view, matchDay }),
   );
   if (requested && !page.state) scoutNotFound();

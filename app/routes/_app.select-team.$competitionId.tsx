@@ -7,7 +7,7 @@ import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
 import { getTeamSelectionPage, groupFixtures, saveTeamSelection, selectionRefusalReason } from "~/models/selections.server";
-import { requireSessionCookie, requireUserAnd } from "~/session.server";
+import { requireSessionCookie, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
 import { PageLoading } from "~/components/PageLoading";
@@ -24,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const competitionId = params.competitionId;
-  const { user, data: page } = await requireUserAnd(request, context, async (userId) =>
+  const { user, data: page } = await requireUserWith(request, context, async (userId) =>
     isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId) : null,
   );
   if (!page) competitionNotFound();
@@ -73,7 +73,7 @@ async function select(request: Request, context: AppLoadContext, competitionId: 
   let code: string;
   try {
     // The pick travels with the session check (one round trip); it counts only if the session is confirmed.
-    ({ data: code } = await requireUserAnd(request, context, (userId) =>
+    ({ data: code } = await requireUserWith(request, context, (userId) =>
       saveTeamSelection(context.db, userId, competitionId, parsed.data.team),
     ));
   } catch (error) {

@@ -5,12 +5,12 @@ import { ProfileSetupForm } from "~/components/ProfileSetupForm";
 import { PushSetup } from "~/components/PushSetup";
 import { pushConfig } from "~/env.server";
 import { getPushState } from "~/models/push.server";
-import { requireUserAnd } from "~/session.server";
+import { requireUserWith } from "~/session.server";
 
 /** Session pages: guarded on the server (no flash of content before the check) and wrapped in the shell. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   // The push state (permission prompt, subscription refresh) travels with the session check: no extra round trip.
-  const { user, data: push } = await requireUserAnd(request, context, (userId) => getPushState(context.db, userId));
+  const { user, data: push } = await requireUserWith(request, context, (userId) => getPushState(context.db, userId));
   return {
     user: { id: user.id, email: user.email, username: user.username, role: user.role },
     push: { ...push, config: pushConfig(context.env) },

@@ -1,11 +1,11 @@
 /**
  * A write is never reported saved when its COMMIT failed (issue 18, item 1). The request's data path
- * (app/db.server.ts) must turn a failed COMMIT into a 503 answer, not a log line: here with a deferred trigger
+ * (app/db/ (request-db, player-transaction)) must turn a failed COMMIT into a 503 answer, not a log line: here with a deferred trigger
  * that raises at COMMIT (as Scout scoring runs at commit) and with the connection cut as COMMIT goes out.
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "~/db.server";
+import { createDb } from "~/db/request-db.server";
 import { startLatencyProxy, type LatencyProxy } from "../../scripts/latency-proxy";
 import { createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
@@ -107,7 +107,7 @@ describe("a failed COMMIT is an error answer, never success", () => {
     await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
     const server = createDb(db.url, new Date());
     const thrown = await settled(
-      server.asService((tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice}`),
+      server.serviceTransaction((tx) => tx`update public.profiles set time_zone = ${REFUSED_AT_COMMIT} where id = ${alice}`),
     );
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).status).toBe(503);
@@ -118,7 +118,9 @@ describe("a failed COMMIT is an error answer, never success", () => {
     await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
     const server = createDb(proxy.url, new Date());
     proxy.cutNext(/commit/);
-    const thrown = await settled(server.asService((tx) => tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`));
+    const thrown = await settled(
+      server.serviceTransaction((tx) => tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`),
+    );
     expect((thrown as Response).status).toBe(503);
     expect(await timeZoneOf(alice)).toBe("Europe/London");
   });

@@ -1,11 +1,12 @@
 /**
- * The server's data path (app/db.server.ts) against a real database: a player's transaction must run under
+ * The server's data path (app/db/ (request-db, player-transaction)) against a real database: a player's transaction must run under
  * row-level security from its very first statement, with the request's clock, whatever the callback does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type postgres from "postgres";
 import { createHash } from "node:crypto";
-import { createDb, type Tx } from "~/db.server";
+import { createDb } from "~/db/request-db.server";
+import type { PlayerSql } from "~/db/types";
 import { createPlayer } from "../support/factories";
 import { useTestDatabase } from "../support/pg";
 
@@ -58,7 +59,7 @@ describe("createDb", () => {
     for (const hash of [expired, "f".repeat(64)]) {
       const server = createDb(db.url, new Date("2025-01-01T00:00:00Z"));
       const checked = server.authenticate(hash);
-      // A loader's read, sent in the same message as the check (as requireUserAnd does).
+      // A loader's read, sent in the same message as the check (as requireUserWith does).
       const read = server.asUser(alice, (tx) => tx`select auth.uid() as uid, count(*)::int as n from public.profiles where id = ${alice}`);
       expect(await checked).toBeNull();
       await expect(read).rejects.toThrow(/other than the session/);
@@ -112,9 +113,9 @@ describe("createDb", () => {
     await server.finish();
   });
 
-  it("asService sets the request clock before the first query", async () => {
+  it("serviceTransaction sets the request clock before the first query", async () => {
     const server = createDb(db.url, new Date("2031-05-06T07:08:09Z"));
-    const now = await server.asService(async (tx) => (await tx`select public.app_now() as now`)[0].now);
+    const now = await server.serviceTransaction(async (tx) => (await tx`select public.app_now() as now`)[0].now);
     expect(new Date(now).toISOString()).toBe("2031-05-06T07:08:09.000Z");
   });
 
@@ -137,7 +138,7 @@ describe("createDb", () => {
     expect(rows).toHaveLength(1);
     // The clock, the session check, the one query (its two fragments are not statements).
     expect(server.statementCount()).toBe(3);
-    await server.service((sql) => sql.unsafe("select 1"));
+    await server.serviceStatement((sql) => sql.unsafe("select 1"));
     expect(server.statementCount()).toBe(4);
     await server.finish();
   });
@@ -145,7 +146,7 @@ describe("createDb", () => {
   it("rolls the whole transaction back when a query fails", async () => {
     const server = createDb(db.url, new Date());
     await expect(
-      server.asService(async (tx) => {
+      server.serviceTransaction(async (tx) => {
         await tx`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice}`;
         await tx`select 1/0`;
       }),
@@ -153,7 +154,7 @@ describe("createDb", () => {
     const [row] = await db.sql`select time_zone from public.profiles where id = ${alice}`;
     expect(row.time_zone).not.toBe("Asia/Tokyo");
     // The client is still usable afterwards.
-    expect(await server.asService(async (tx) => (await tx`select 1 as one`)[0].one)).toBe(1);
+    expect(await server.serviceTransaction(async (tx) => (await tx`select 1 as one`)[0].one)).toBe(1);
   });
 });
 
@@ -167,21 +168,21 @@ describe("input the database cannot take", () => {
       (tx: postgres.TransactionSql) => tx`select ${"99999999999999999999"}::int`,
       (tx: postgres.TransactionSql) => tx`select ${"not-a-uuid"}::uuid`,
     ]) {
-      const thrown = await server.asService(query).then(
+      const thrown = await server.serviceTransaction(query).then(
         (r) => r,
         (e: unknown) => e,
       );
       expect(thrown, String(query)).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(400);
     }
-    await expect(server.asService((tx) => tx`select 1/0`)).rejects.toThrow(/division by zero/);
+    await expect(server.serviceTransaction((tx) => tx`select 1/0`)).rejects.toThrow(/division by zero/);
   });
 
   it("on the player path too, a NUL character or an out-of-range number is a 400", async () => {
     for (const query of [
-      (tx: Tx) => tx`select ${"a\u0000b"}::text`,
-      (tx: Tx) => tx`select ${"99999999999999999999"}::int`,
-      (tx: Tx) => tx`select ${Number.NaN}::int`,
+      (tx: PlayerSql) => tx`select ${"a\u0000b"}::text`,
+      (tx: PlayerSql) => tx`select ${"99999999999999999999"}::int`,
+      (tx: PlayerSql) => tx`select ${Number.NaN}::int`,
     ]) {
       const server = await signedIn(alice);
       const thrown = await server.asUser(alice, query).then(

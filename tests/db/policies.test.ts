@@ -226,9 +226,9 @@ describe("hidden picks (team_selections)", () => {
     expect(await picksSeenBy(ids.bob, BEFORE)).toEqual([{ user_id: ids.bob, selected_team: "Whites" }]);
   });
 
-  it("shows the competition's creator every pick of it before the deadline (they manage them), not other competitions'", async () => {
-    // Alice created the private competition (and plays in it); Carol's public competition is not hers.
-    expect((await picksSeenBy(ids.alice, BEFORE)).map((s) => s.selected_team)).toEqual(["Reds", "Whites"]);
+  it("hides other members' picks from the competition's creator before the deadline too (the creator is a player)", async () => {
+    // Alice created the private competition (and plays in it): before the deadline she sees her own pick only.
+    expect((await picksSeenBy(ids.alice, BEFORE)).map((s) => s.selected_team)).toEqual(["Reds"]);
     await addPick(db.sql, { userId: ids.carol, competitionId: publicCompetitionId, matchDay: 1, team: "Greens" });
     const seen = async (user: string) =>
       asUser(db.sql, user, (tx) => tx`select selected_team from public.team_selections where competition_id = ${publicCompetitionId}`, {
@@ -240,7 +240,7 @@ describe("hidden picks (team_selections)", () => {
     await db.sql`delete from public.team_selections where competition_id = ${publicCompetitionId}`;
   });
 
-  it("shows the creator the pick in the stats view that Manage Selections reads", async () => {
+  it("shows the creator in the stats view only their own pick before the deadline; Manage Selections says who picked", async () => {
     const rows = await asUser(
       db.sql,
       ids.alice,
@@ -251,7 +251,18 @@ describe("hidden picks (team_selections)", () => {
     );
     expect(rows).toEqual([
       { username: "Alice", current_selection: "Reds" },
-      { username: "Bob", current_selection: "Whites" },
+      { username: "Bob", current_selection: null },
+    ]);
+    const manage = await asUser(
+      db.sql,
+      ids.alice,
+      (tx) => tx`
+        select username, has_selection, current_selection from public.manage_selections(${privateCompetitionId}) order by username`,
+      { now: BEFORE },
+    );
+    expect(manage).toEqual([
+      { username: "Alice", has_selection: true, current_selection: null },
+      { username: "Bob", has_selection: true, current_selection: null },
     ]);
     const bobSees = await asUser(
       db.sql,

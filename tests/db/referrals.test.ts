@@ -6,7 +6,7 @@
  */
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb } from "~/db.server";
+import { createDb } from "~/db/request-db.server";
 import { createAccount as signUp } from "~/models/account.server";
 import { createAccount, createAdmin, createFixtures, createPlayer, type Sql } from "../support/factories";
 import { asUser, errorCode, useTestDatabase } from "../support/pg";

@@ -66,7 +66,7 @@ describe("the scheduler under wrangler dev", () => {
     expect(res.status).toBe(200);
 
     const { readPushOutbox } = await import("../../app/mail.server");
-    const outboxDb = { service: (fn: (sql: typeof db.sql) => Promise<unknown>) => fn(db.sql) } as unknown as Parameters<
+    const outboxDb = { serviceStatement: (fn: (sql: typeof db.sql) => Promise<unknown>) => fn(db.sql) } as unknown as Parameters<
       typeof readPushOutbox
     >[0];
     const pushes = await eventually(async () => {

@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { workerClientOptions } from "../../app/db/postgres-options";
 import type { SchedulerEnv } from "./env";
 
 export type Sql = postgres.Sql;
@@ -9,13 +10,7 @@ export type Sql = postgres.Sql;
  * raises "Stream was cancelled" in postgres.js's Workers build; the runtime closes it when the invocation ends.
  */
 export function connect(env: SchedulerEnv): Sql {
-  return postgres(env.HYPERDRIVE.connectionString, {
-    max: 1,
-    fetch_types: false,
-    prepare: false,
-    connect_timeout: 10,
-    onnotice: () => {},
-  });
+  return postgres(env.HYPERDRIVE.connectionString, workerClientOptions({ connectTimeoutSeconds: 10 }));
 }
 
 /** A transaction on the scheduler's service path, with the application clock at `now` (SQL rules read app_now()). */

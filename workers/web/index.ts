@@ -1,7 +1,8 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
 import * as build from "../../build/server/index.js";
 import { readEnv, type Bindings } from "../../app/env.server";
-import { createDb, notSaved } from "../../app/db.server";
+import { createDb } from "../../app/db/request-db.server";
+import { notSaved } from "../../app/db/errors.server";
 import { readClock } from "../../app/clock.server";
 import { requestSession } from "../../app/session.server";
 import { isCrossSiteMutation } from "../../app/lib/origin";
