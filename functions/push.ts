@@ -16,7 +16,8 @@ async function readBody<S extends z.ZodType>(c: C, schema: S): Promise<{ ok: tru
   } catch {
     return { ok: false, response: c.json({ error: "The request could not be read." }, 400) };
   }
-  const parsed = schema.safeParse(json);
+  // Async: a subscription's keys are checked with WebCrypto (app/lib/push-services.ts).
+  const parsed = await schema.safeParseAsync(json);
   if (!parsed.success) return { ok: false, response: c.json({ error: "Invalid push subscription." }, 400) };
   return { ok: true, body: parsed.data };
 }

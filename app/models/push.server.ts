@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "~/db.server";
+import { MAX_ENDPOINT_LENGTH, pushEndpointProblem, webPushKeysProblem } from "~/lib/push-services";
 
 /**
  * A player's push subscription (decision 014): saved, removed and turned off only through the SQL functions of
@@ -12,21 +13,34 @@ const Key = z
   .max(200)
   .regex(/^[A-Za-z0-9_\-+/=]+$/);
 
-export const WebPushSubscription = z.object({
-  endpoint: z
-    .string()
-    .max(2000)
-    // Printable ASCII only (a URL as sent; no spaces, controls or NUL).
-    .regex(/^https:\/\/[\x21-\x7e]+$/)
-    .refine((value) => {
-      try {
-        return new URL(value).protocol === "https:" && value.startsWith("https://");
-      } catch {
-        return false;
-      }
-    }, "endpoint must be an https URL"),
-  keys: z.object({ p256dh: Key, auth: Key.max(100) }),
-});
+/** An endpoint as a URL, for finding a stored row to delete (rows saved before the push-service rules too). */
+const EndpointUrl = z
+  .string()
+  .max(MAX_ENDPOINT_LENGTH)
+  // Printable ASCII only (a URL as sent; no spaces, controls or NUL).
+  .regex(/^https:\/\/[\x21-\x7e]+$/)
+  .refine((value) => {
+    try {
+      return new URL(value).protocol === "https:" && value.startsWith("https://");
+    } catch {
+      return false;
+    }
+  }, "endpoint must be an https URL");
+
+/**
+ * A subscription to save: its endpoint is where the scheduler will POST, so it must be on a known push service's
+ * host and its keys must be ones a push can be encrypted to (app/lib/push-services.ts; the scheduler checks the
+ * same again before sending). Parse with safeParseAsync: the key check uses WebCrypto.
+ */
+export const WebPushSubscription = z
+  .object({
+    endpoint: EndpointUrl.refine((value) => pushEndpointProblem(value) === null, "endpoint must be on a known push service"),
+    keys: z.object({ p256dh: Key, auth: Key.max(100) }),
+  })
+  .superRefine(async (s, ctx) => {
+    const problem = await webPushKeysProblem(s.keys.p256dh, s.keys.auth);
+    if (problem) ctx.addIssue({ code: "custom", path: ["keys"], message: problem });
+  });
 
 const FcmToken = z
   .string()
@@ -44,8 +58,8 @@ export type SaveSubscriptionBody = z.infer<typeof SaveSubscriptionBody>;
 /** The body of the delete: the subscription (or its endpoint) or the FCM token to remove. */
 export const DeleteSubscriptionBody = z.union([
   z.object({ type: z.literal("fcm"), fcmToken: FcmToken }),
-  z.object({ subscription: z.object({ endpoint: WebPushSubscription.shape.endpoint }) }),
-  z.object({ endpoint: WebPushSubscription.shape.endpoint }),
+  z.object({ subscription: z.object({ endpoint: EndpointUrl }) }),
+  z.object({ endpoint: EndpointUrl }),
 ]);
 export type DeleteSubscriptionBody = z.infer<typeof DeleteSubscriptionBody>;
 
