@@ -2762,11 +2762,14 @@ CREATE FUNCTION private.save_push_subscription(p_kind text, p_endpoint text DEFA
     AS $$
 declare
   v_uid uuid := auth.uid();
+  v_saved uuid;
 begin
   if v_uid is null then
     raise exception using errcode = '28000', message = 'not signed in';
   end if;
-  if not exists (select 1 from public.profiles p where p.id = v_uid) then
+  -- The per-player lock of the 10-subscription cap (see the header), and the profile check.
+  perform 1 from public.profiles p where p.id = v_uid for no key update;
+  if not found then
     raise exception using errcode = 'P0002', message = 'No profile found. Let''s get you set up!';
   end if;
 
@@ -2782,6 +2785,8 @@ begin
       set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
       where (push_subscriptions.user_id, push_subscriptions.p256dh, push_subscriptions.auth)
             is distinct from (excluded.user_id, excluded.p256dh, excluded.auth);
+    -- The caller's row either way (an unchanged re-save updates nothing and returns nothing).
+    select s.id into v_saved from public.push_subscriptions s where s.endpoint = p_endpoint;
     update public.profiles set notifications_enabled = true
      where id = v_uid and not notifications_enabled;
   elsif p_kind = 'fcm' then
@@ -2793,6 +2798,7 @@ begin
     on conflict (fcm_token) do update
       set user_id = excluded.user_id
       where push_subscriptions.user_id is distinct from excluded.user_id;
+    select s.id into v_saved from public.push_subscriptions s where s.fcm_token = p_fcm_token;
     -- Another account that held this token on its profile no longer does (the browser is the caller's now).
     update public.profiles set fcm_token = null, fcm_token_updated_at = null
      where fcm_token = p_fcm_token and id <> v_uid;
@@ -2805,6 +2811,20 @@ begin
   else
     raise exception using errcode = '22023', message = 'invalid push subscription type';
   end if;
+
+  -- At most 10: the one just saved and the 9 newest others stay. A removed FCM token leaves the profile too.
+  with removed as (
+    delete from public.push_subscriptions s
+     where s.user_id = v_uid
+       and s.id not in (select k.id from public.push_subscriptions k
+                         where k.user_id = v_uid
+                         order by k.id = v_saved desc, k.created_at desc, k.id desc
+                         limit 10)
+    returning s.fcm_token
+  )
+  update public.profiles p set fcm_token = null, fcm_token_updated_at = null
+    from removed r
+   where p.id = v_uid and p.fcm_token = r.fcm_token;
   return 'saved';
 end
 $$;

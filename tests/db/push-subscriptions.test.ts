@@ -1,17 +1,22 @@
 /**
  * The push subscription functions (migration 20261124130000): save_push_subscription,
- * delete_push_subscription and disable_notifications, run as the player under row-level security.
+ * delete_push_subscription and disable_notifications, run as the player under row-level security; at most 10
+ * subscriptions per player (migration 20261125120000).
  */
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccount, createPlayer } from "../support/factories";
-import { asUser, errorCode, useTestDatabase } from "../support/pg";
+import { asUser, connect, errorCode, useTestDatabase } from "../support/pg";
+import { itOnRealPostgres } from "../support/real-postgres";
 
 let db: Awaited<ReturnType<typeof useTestDatabase>>;
 const ids = {} as Record<"alice" | "bob" | "ghost", string>;
 const KEYS = { p256dh: "BAeg2tB4osuky88kT3nSfEOlnGyW5BI2Arbtbjhbwl2od1xCPi1usz1YYxYjDMddhoGVqYADcXe2Xeq9bxZrGH4", auth: "c2VjcmV0" };
 
-const saveWebPush = (caller: string | null, endpoint: string, keys = KEYS) =>
-  asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('webpush', ${endpoint}, ${keys.p256dh}, ${keys.auth}, null) as r`);
+const saveWebPush = (caller: string | null, endpoint: string, keys = KEYS, now?: Date) =>
+  asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('webpush', ${endpoint}, ${keys.p256dh}, ${keys.auth}, null) as r`, {
+    now,
+  });
 const saveFcm = (caller: string | null, token: string, now?: Date) =>
   asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('fcm', null, null, null, ${token}) as r`, { now });
 const remove = (caller: string, endpoint: string | null, token: string | null) =>
@@ -121,5 +126,77 @@ describe("delete_push_subscription and disable_notifications", () => {
     expect(await rows(ids.alice)).toEqual([]);
     expect(await profile(ids.alice)).toEqual({ enabled: false, token: null, at: null });
     expect(await rows(ids.bob)).toHaveLength(1);
+  });
+});
+
+describe("at most 10 subscriptions per player (rules file, Reminders)", () => {
+  const endpoint = (who: string, n: number) => `https://fcm.googleapis.com/fcm/send/${who}-${n}`;
+  const minute = (n: number) => new Date(Date.UTC(2026, 10, 10, 10, n));
+
+  it("the 11th save removes the oldest in the same save; a re-save or an FCM token counts like any other", async () => {
+    const carol = (await createPlayer(db.sql, { username: "PushCarol" })).id;
+    for (let n = 1; n <= 10; n++) await saveWebPush(carol, endpoint("carol", n), KEYS, minute(n));
+    expect(await rows(carol)).toHaveLength(10);
+
+    await saveWebPush(carol, endpoint("carol", 11), KEYS, minute(11));
+    const kept = (await rows(carol)).map((r) => r.endpoint);
+    expect(kept).toEqual(Array.from({ length: 10 }, (_, i) => endpoint("carol", i + 2)));
+
+    // Saving one she already has adds nothing, so nothing goes.
+    await saveWebPush(carol, endpoint("carol", 2), KEYS, minute(12));
+    expect((await rows(carol)).map((r) => r.endpoint)).toEqual(kept);
+
+    // An FCM token is a subscription too: the oldest Web Push one (2) makes room.
+    await saveFcm(carol, "carol-token", minute(13));
+    const after = await rows(carol);
+    expect(after).toHaveLength(10);
+    expect(after.map((r) => r.endpoint ?? r.fcm_token)).toEqual([...kept.slice(1), "carol-token"]);
+  });
+
+  it("a browser that moves to a player with 10 is kept; that player's oldest goes", async () => {
+    const erin = (await createPlayer(db.sql, { username: "PushErin" })).id;
+    const frank = (await createPlayer(db.sql, { username: "PushFrank" })).id;
+    await saveWebPush(frank, endpoint("shared", 1), KEYS, minute(0)); // older than all of Erin's
+    for (let n = 1; n <= 10; n++) await saveWebPush(erin, endpoint("erin", n), KEYS, minute(n));
+
+    await saveWebPush(erin, endpoint("shared", 1), KEYS, minute(20));
+    const kept = (await rows(erin)).map((r) => r.endpoint);
+    expect(kept).toHaveLength(10);
+    expect(kept).toContain(endpoint("shared", 1));
+    expect(kept).not.toContain(endpoint("erin", 1));
+    expect(await rows(frank)).toEqual([]);
+  });
+
+  itOnRealPostgres("two saves at once for a player with 9 leave 10: the second waits for the first", async () => {
+    const gina = (await createPlayer(db.sql, { username: "PushGina" })).id;
+    for (let n = 1; n <= 9; n++) await saveWebPush(gina, endpoint("gina", n), KEYS, minute(n));
+    const save = (n: number) => (tx: postgres.TransactionSql) =>
+      tx`select public.save_push_subscription('webpush', ${endpoint("gina", n)}, ${KEYS.p256dh}, ${KEYS.auth}, null)`;
+    const one = connect(db.url, { max: 1 });
+    const two = connect(db.url, { max: 1 });
+    try {
+      // The first save stays uncommitted until released; without a per-player lock the second would not see its
+      // row, keep its own (10 by its count), and both commits would leave 11.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let firstSaved!: () => void;
+      const saved = new Promise<void>((resolve) => (firstSaved = resolve));
+      const first = asUser(one, gina, async (tx) => {
+        await save(10)(tx);
+        firstSaved();
+        await held;
+      });
+      await saved;
+      const second = asUser(two, gina, save(11));
+      const waited = await Promise.race([second.then(() => false), new Promise((r) => setTimeout(() => r(true), 500))]);
+      release();
+      await Promise.all([first, second]);
+      const kept = (await rows(gina)).map((r) => r.endpoint);
+      expect(kept).toHaveLength(10);
+      expect(kept).not.toContain(endpoint("gina", 1));
+      expect(waited).toBe(true);
+    } finally {
+      await Promise.all([one.end({ timeout: 5 }), two.end({ timeout: 5 })]);
+    }
   });
 });
