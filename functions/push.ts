@@ -66,6 +66,7 @@ async function save(c: C) {
   if (!read.ok) return read.response;
   const result = await savePushSubscription(c.env.db, who.userId, read.body);
   if (result === "no_profile") return c.json({ error: "No profile found. Let's get you set up!" }, 409);
+  if (result === "invalid") return c.json({ error: "Invalid push subscription." }, 400);
   return c.json({ ok: true, result });
 }
 

@@ -2759,7 +2759,7 @@ GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_sc
 CREATE FUNCTION private.save_push_subscription(p_kind text, p_endpoint text DEFAULT NULL::text, p_p256dh text DEFAULT NULL::text, p_auth text DEFAULT NULL::text, p_fcm_token text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
-    AS $$
+    AS $_$
 declare
   v_uid uuid := auth.uid();
   v_saved uuid;
@@ -2774,7 +2774,13 @@ begin
   end if;
 
   if p_kind = 'webpush' then
-    if p_endpoint is null or p_endpoint !~ '^https://' or char_length(p_endpoint) > 2000
+    -- https, a known push service's host written plainly (lower case), no userinfo, port 443 at most, then
+    -- printable ASCII: app/lib/push-services.ts's list and rules, which the save-subscription function applies
+    -- first (stricter: it also checks the keys).
+    if p_endpoint is null or char_length(p_endpoint) > 2000
+       or p_endpoint !~ ('^https://(fcm\.googleapis\.com'
+                         || '|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(push\.services\.mozilla\.com|push\.apple\.com|notify\.windows\.com))'
+                         || '(:443)?([/?#][\x21-\x7e]*)?$')
        or coalesce(char_length(p_p256dh), 0) not between 1 and 200
        or coalesce(char_length(p_auth), 0) not between 1 and 100 then
       raise exception using errcode = '22023', message = 'invalid push subscription';
@@ -2827,7 +2833,7 @@ begin
    where p.id = v_uid and p.fcm_token = r.fcm_token;
   return 'saved';
 end
-$$;
+$_$;
 
 --
 -- Name: FUNCTION save_push_subscription(p_kind text, p_endpoint text, p_p256dh text, p_auth text, p_fcm_token text); Type: ACL; Schema: private

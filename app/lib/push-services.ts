@@ -9,7 +9,9 @@
 
 /**
  * The push services browsers subscribe with. `subdomains: true` accepts only hosts under `host` (the services
- * hand out several, e.g. wns2-par02p.notify.windows.com), never `host` itself.
+ * hand out several, e.g. wns2-par02p.notify.windows.com), never `host` itself. The database's save function
+ * repeats this list as a backstop for calls that skip the web function (migration 20261125120100);
+ * tests/db/push-subscriptions.test.ts checks that the two agree.
  */
 export const PUSH_SERVICES = [
   // Chrome, Chromium-based browsers and Android: https://fcm.googleapis.com/fcm/send/<token>

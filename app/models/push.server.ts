@@ -63,11 +63,11 @@ export const DeleteSubscriptionBody = z.union([
 ]);
 export type DeleteSubscriptionBody = z.infer<typeof DeleteSubscriptionBody>;
 
-export type PushWriteResult = "saved" | "deleted" | "not_found" | "no_profile";
+/** invalid: the database refused the values (22023), e.g. an endpoint its own push-service check does not take. */
+export type PushWriteResult = "saved" | "deleted" | "not_found" | "no_profile" | "invalid";
 
-function noProfile(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === "P0002";
-}
+const codeOf = (error: unknown) => (error as { code?: string } | null)?.code;
+const noProfile = (error: unknown) => codeOf(error) === "P0002";
 
 export async function savePushSubscription(db: Db, userId: string, body: SaveSubscriptionBody): Promise<PushWriteResult> {
   try {
@@ -84,6 +84,8 @@ export async function savePushSubscription(db: Db, userId: string, body: SaveSub
     });
   } catch (error) {
     if (noProfile(error)) return "no_profile";
+    // Bad input is a 400, never a 500, even when only the database caught it.
+    if (codeOf(error) === "22023") return "invalid";
     throw error;
   }
 }

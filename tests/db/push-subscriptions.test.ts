@@ -1,10 +1,14 @@
 /**
  * The push subscription functions (migration 20261124130000): save_push_subscription,
  * delete_push_subscription and disable_notifications, run as the player under row-level security; at most 10
- * subscriptions per player (migration 20261125120000).
+ * subscriptions per player (migration 20261125120000); endpoints only on a known push service's host, checked
+ * again here for calls that skip the save-subscription function (migration 20261125120100).
  */
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "~/db.server";
+import { PUSH_SERVICES } from "~/lib/push-services";
+import { savePushSubscription, type SaveSubscriptionBody } from "~/models/push.server";
 import { createAccount, createPlayer } from "../support/factories";
 import { asUser, connect, errorCode, useTestDatabase } from "../support/pg";
 import { itOnRealPostgres } from "../support/real-postgres";
@@ -48,18 +52,18 @@ afterAll(async () => {
 
 describe("save_push_subscription", () => {
   it("saves a Web Push subscription once (idempotent) and turns notifications on", async () => {
-    await saveWebPush(ids.alice, "https://push.example.test/a1");
-    await saveWebPush(ids.alice, "https://push.example.test/a1");
+    await saveWebPush(ids.alice, "https://fcm.googleapis.com/fcm/send/a1");
+    await saveWebPush(ids.alice, "https://fcm.googleapis.com/fcm/send/a1");
     expect(await rows(ids.alice)).toEqual([
-      { kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: KEYS.p256dh },
+      { kind: "webpush", endpoint: "https://fcm.googleapis.com/fcm/send/a1", fcm_token: null, p256dh: KEYS.p256dh },
     ]);
     expect((await profile(ids.alice)).enabled).toBe(true);
   });
 
   it("moves a subscription to the player who saves it now (same browser, other account), with new keys", async () => {
-    await saveWebPush(ids.bob, "https://push.example.test/a1", { p256dh: "BNEW", auth: "bmV3" });
+    await saveWebPush(ids.bob, "https://fcm.googleapis.com/fcm/send/a1", { p256dh: "BNEW", auth: "bmV3" });
     expect(await rows(ids.alice)).toEqual([]);
-    expect(await rows(ids.bob)).toEqual([{ kind: "webpush", endpoint: "https://push.example.test/a1", fcm_token: null, p256dh: "BNEW" }]);
+    expect(await rows(ids.bob)).toEqual([{ kind: "webpush", endpoint: "https://fcm.googleapis.com/fcm/send/a1", fcm_token: null, p256dh: "BNEW" }]);
   });
 
   it("keeps an FCM token on the profile with its time, which changes only with the token", async () => {
@@ -80,14 +84,14 @@ describe("save_push_subscription", () => {
 
   it("refuses bad values, no identity and a caller without a profile, writing nothing", async () => {
     expect(await errorCode(saveWebPush(ids.alice, "http://push.example.test/plain"))).toBe("22023");
-    expect(await errorCode(saveWebPush(ids.alice, "https://push.example.test/k", { p256dh: "", auth: "x" }))).toBe("22023");
+    expect(await errorCode(saveWebPush(ids.alice, "https://fcm.googleapis.com/fcm/send/k", { p256dh: "", auth: "x" }))).toBe("22023");
     expect(await errorCode(asUser(db.sql, ids.alice, (tx) => tx`select public.save_push_subscription('sms', null, null, null, 'x')`))).toBe(
       "22023",
     );
-    expect(await errorCode(saveWebPush(null, "https://push.example.test/n"))).toBe("28000");
-    expect(await errorCode(saveWebPush(ids.ghost, "https://push.example.test/g"))).toBe("P0002");
+    expect(await errorCode(saveWebPush(null, "https://fcm.googleapis.com/fcm/send/n"))).toBe("28000");
+    expect(await errorCode(saveWebPush(ids.ghost, "https://fcm.googleapis.com/fcm/send/g"))).toBe("P0002");
     const [{ n }] = await db.sql<{ n: number }[]>`
-      select count(*)::int as n from public.push_subscriptions where endpoint in ('http://push.example.test/plain', 'https://push.example.test/n', 'https://push.example.test/g', 'https://push.example.test/k')`;
+      select count(*)::int as n from public.push_subscriptions where endpoint in ('http://push.example.test/plain', 'https://fcm.googleapis.com/fcm/send/n', 'https://fcm.googleapis.com/fcm/send/g', 'https://fcm.googleapis.com/fcm/send/k')`;
     expect(n).toBe(0);
   });
 
@@ -111,17 +115,17 @@ describe("save_push_subscription", () => {
 
 describe("delete_push_subscription and disable_notifications", () => {
   it("deletes only the caller's own subscription", async () => {
-    expect(await remove(ids.alice, "https://push.example.test/a1", null)).toBe("not_found");
+    expect(await remove(ids.alice, "https://fcm.googleapis.com/fcm/send/a1", null)).toBe("not_found");
     expect(await rows(ids.bob)).toHaveLength(2);
-    expect(await remove(ids.bob, "https://push.example.test/a1", null)).toBe("deleted");
+    expect(await remove(ids.bob, "https://fcm.googleapis.com/fcm/send/a1", null)).toBe("deleted");
     expect(await remove(ids.bob, null, "tok-2")).toBe("deleted");
     expect((await profile(ids.bob)).token).toBeNull();
     expect(await errorCode(remove(ids.bob, null, null))).toBe("22023");
   });
 
   it("disable_notifications removes every subscription of the caller and turns notifications off", async () => {
-    await saveWebPush(ids.alice, "https://push.example.test/a2");
-    await saveWebPush(ids.bob, "https://push.example.test/b2");
+    await saveWebPush(ids.alice, "https://fcm.googleapis.com/fcm/send/a2");
+    await saveWebPush(ids.bob, "https://fcm.googleapis.com/fcm/send/b2");
     await asUser(db.sql, ids.alice, (tx) => tx`select public.disable_notifications()`);
     expect(await rows(ids.alice)).toEqual([]);
     expect(await profile(ids.alice)).toEqual({ enabled: false, token: null, at: null });
@@ -198,5 +202,59 @@ describe("at most 10 subscriptions per player (rules file, Reminders)", () => {
     } finally {
       await Promise.all([one.end({ timeout: 5 }), two.end({ timeout: 5 })]);
     }
+  });
+});
+
+describe("the database's own endpoint check (for calls that skip save-subscription, such as the RPC API)", () => {
+  let hana: string;
+  beforeAll(async () => {
+    hana = (await createPlayer(db.sql, { username: "PushHana" })).id;
+  });
+
+  it("accepts every push service's host as app/lib/push-services.ts lists them", async () => {
+    for (const s of PUSH_SERVICES) {
+      const host = s.subdomains ? `wns2-par02p.eu.${s.host}` : s.host;
+      for (const endpoint of [`https://${host}/send/${s.host}`, `https://${host}:443/p/${s.host}`, `https://${host}?token=${s.host}`]) {
+        const [{ r }] = await saveWebPush(hana, endpoint);
+        expect(r, endpoint).toBe("saved");
+      }
+    }
+  });
+
+  it("refuses IP literals, other hosts, userinfo, other ports and odd spellings, writing nothing", async () => {
+    const refused = [
+      "https://127.0.0.1/wp/x",
+      "https://[::1]/wp/x",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://10.0.0.1/push",
+      "https://2130706433/wp/x",
+      "https://0x7f000001/wp/x",
+      "https://evil.example/push",
+      "https://fcm.googleapis.com.evil.example/fcm/send/x",
+      "https://evilfcm.googleapis.com/fcm/send/x",
+      "https://notify.windows.com/w/",
+      "https://evil.com\\@fcm.googleapis.com/fcm/send/x",
+      "https://user:pass@fcm.googleapis.com/fcm/send/x",
+      "https://fcm.googleapis.com@evil.example/x",
+      "https://fcm.googleapis.com:8443/fcm/send/x",
+      "https://FCM.googleapis.com/fcm/send/x",
+      "https://fcm%2Egoogleapis.com/fcm/send/x",
+      "https://fcm.googleapis.com./fcm/send/x",
+      "https://fcm.googleapis.com/fcm/send/with space",
+    ];
+    for (const endpoint of refused) expect(await errorCode(saveWebPush(hana, endpoint)), endpoint).toBe("22023");
+    const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.push_subscriptions where endpoint = any(${refused})`;
+    expect(n).toBe(0);
+  });
+
+  it("savePushSubscription reads the database's refusal as an invalid subscription (a 400), not an error", async () => {
+    const hash = "e".repeat(64);
+    await db.sql`insert into account.sessions (id, user_id, created_at, expires_at) values (${hash}, ${hana}, '2020-01-01', '2099-01-01')`;
+    const server = createDb(db.url, new Date());
+    expect((await server.authenticate(hash))?.id).toBe(hana);
+    // A body the function's own checks would refuse first, passed straight in: only the database stands in the way.
+    const body = { subscription: { endpoint: "https://evil.example/x", keys: KEYS } } as SaveSubscriptionBody;
+    expect(await savePushSubscription(server, hana, body)).toBe("invalid");
+    await server.finish();
   });
 });
