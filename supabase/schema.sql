@@ -33,9 +33,9 @@
 --                      queue_reminders, random_code, record_push_outcomes, redeem_ticket_for_entry,
 --                      refresh_matchday, refresh_membership_stats, refresh_memberships,
 --                      refresh_scout_season_totals, registration_is_open, registration_state,
---                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
---                      save_push_subscription, save_scout_predictions, save_team_selection,
---                      score_scout_fixtures, score_scout_sweep, scout_display_name,
+--                      reminder_time_left, reprocess_competition, require_admin, rerank_competition,
+--                      save_fixture_result, save_push_subscription, save_scout_predictions,
+--                      save_team_selection, score_scout_fixtures, score_scout_sweep, scout_display_name,
 --                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
 --                      set_updated_at, stranded_push_deliveries, team_selections_before_write,
 --                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
@@ -2188,7 +2188,9 @@ CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS 
            pg_catalog.string_agg(
              t.name || ' (' || pg_catalog.to_char(t.deadline at time zone coalesce(z.name, 'UTC'), 'Dy DD Mon HH24:MI') || ')',
              ', ' order by t.deadline, t.name) as summary,
-           coalesce(min(z.name), 'UTC') as zone
+           coalesce(min(z.name), 'UTC') as zone,
+           -- the first of the player's deadlines: "closes in" is how long until a pick is first missed
+           min(t.deadline) as first_deadline
       from recorded r
       join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
       left join zones z on z.name = t.time_zone
@@ -2196,7 +2198,8 @@ CREATE FUNCTION private.queue_reminders(p_now timestamp with time zone) RETURNS 
   ),
   messages as (
     select pp.user_id, pp.kind,
-           case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
+           case when pp.kind = '3h' then 'Final reminder: team selection closes in ' else 'Team selection closes in ' end
+             || private.reminder_time_left(pp.first_deadline, p_now) || '. '
              || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
              || pp.summary || ' (' || pp.zone || ').' as body,
            case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end as link
@@ -2596,6 +2599,31 @@ $$;
 REVOKE ALL ON FUNCTION private.registration_state(p_competition_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.registration_state(p_competition_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION private.registration_state(p_competition_id uuid) TO service_role;
+
+--
+-- Name: reminder_time_left(timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.reminder_time_left(p_deadline timestamp with time zone, p_now timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case
+           when m.minutes >= 120 then (m.minutes / 60)::text || ' hours'
+           when m.minutes >= 60 then '1 hour'
+           when m.minutes >= 2 then m.minutes::text || ' minutes'
+           when m.minutes = 1 then '1 minute'
+           else 'less than a minute'
+         end
+    from (select pg_catalog.round(extract(epoch from p_deadline - p_now) / 60)::bigint as minutes) m
+$$;
+
+--
+-- Name: FUNCTION reminder_time_left(p_deadline timestamp with time zone, p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.reminder_time_left(p_deadline timestamp with time zone, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.reminder_time_left(p_deadline timestamp with time zone, p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: reprocess_competition(uuid, integer); Type: FUNCTION; Schema: private
