@@ -67,7 +67,10 @@ export function pushEndpointProblem(endpoint: string): string | null {
 
 /** base64url (or base64: some browsers stored + and /), padding optional; null when it is neither. */
 export function decodeBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
-  const normalised = text.replace(/-/g, "+").replace(/_/g, "/").replace(/={0,2}$/, "");
+  const normalised = text
+    .replace(/-/g, "+")
+    .replace(/_/g, "/")
+    .replace(/={0,2}$/, "");
   if (!/^[A-Za-z0-9+/]*$/.test(normalised) || normalised.length % 4 === 1) return null;
   const binary = atob(normalised + "=".repeat((4 - (normalised.length % 4)) % 4));
   const bytes = new Uint8Array(binary.length);

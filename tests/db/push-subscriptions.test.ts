@@ -18,9 +18,14 @@ const ids = {} as Record<"alice" | "bob" | "ghost", string>;
 const KEYS = { p256dh: "BAeg2tB4osuky88kT3nSfEOlnGyW5BI2Arbtbjhbwl2od1xCPi1usz1YYxYjDMddhoGVqYADcXe2Xeq9bxZrGH4", auth: "c2VjcmV0" };
 
 const saveWebPush = (caller: string | null, endpoint: string, keys = KEYS, now?: Date) =>
-  asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('webpush', ${endpoint}, ${keys.p256dh}, ${keys.auth}, null) as r`, {
-    now,
-  });
+  asUser(
+    db.sql,
+    caller,
+    (tx) => tx`select public.save_push_subscription('webpush', ${endpoint}, ${keys.p256dh}, ${keys.auth}, null) as r`,
+    {
+      now,
+    },
+  );
 const saveFcm = (caller: string | null, token: string, now?: Date) =>
   asUser(db.sql, caller, (tx) => tx`select public.save_push_subscription('fcm', null, null, null, ${token}) as r`, { now });
 const remove = (caller: string, endpoint: string | null, token: string | null) =>
@@ -63,7 +68,9 @@ describe("save_push_subscription", () => {
   it("moves a subscription to the player who saves it now (same browser, other account), with new keys", async () => {
     await saveWebPush(ids.bob, "https://fcm.googleapis.com/fcm/send/a1", { p256dh: "BNEW", auth: "bmV3" });
     expect(await rows(ids.alice)).toEqual([]);
-    expect(await rows(ids.bob)).toEqual([{ kind: "webpush", endpoint: "https://fcm.googleapis.com/fcm/send/a1", fcm_token: null, p256dh: "BNEW" }]);
+    expect(await rows(ids.bob)).toEqual([
+      { kind: "webpush", endpoint: "https://fcm.googleapis.com/fcm/send/a1", fcm_token: null, p256dh: "BNEW" },
+    ]);
   });
 
   it("keeps an FCM token on the profile with its time, which changes only with the token", async () => {
@@ -243,7 +250,9 @@ describe("the database's own endpoint check (for calls that skip save-subscripti
       "https://fcm.googleapis.com/fcm/send/with space",
     ];
     for (const endpoint of refused) expect(await errorCode(saveWebPush(hana, endpoint)), endpoint).toBe("22023");
-    const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.push_subscriptions where endpoint = any(${refused})`;
+    const [{ n }] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from public.push_subscriptions where endpoint = any(${refused})`;
     expect(n).toBe(0);
   });
 

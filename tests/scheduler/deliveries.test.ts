@@ -74,7 +74,12 @@ describe("push queue consumer", () => {
   it("never contacts a stored endpoint off the known push services: the delivery is refused and the subscription removed", async () => {
     // Rows written straight into the table (not through save-subscription), each aimed at the local push service's
     // subscription by its path: were the sender to POST, the override would carry it there and it would be seen.
-    for (const origin of ["https://127.0.0.1", "https://169.254.169.254", "https://2130706433", "https://fcm.googleapis.com.evil.example"]) {
+    for (const origin of [
+      "https://127.0.0.1",
+      "https://169.254.169.254",
+      "https://2130706433",
+      "https://fcm.googleapis.com.evil.example",
+    ]) {
       const player = await subscribedPlayer(sql);
       const path = new URL(player.subscription.endpoint).pathname;
       await sql`update public.push_subscriptions set endpoint = ${origin + path} where user_id = ${player.id}`;

@@ -117,8 +117,12 @@ describe("reminder ticks", () => {
     // each deadline is 14:00 UTC, 23:00 in Tokyo
     expect((await messages(player.id)).map((m) => m.body)).toEqual([
       "Team selection closes in 5 hours. Pick your team for Late Six (" + day(sixLate.deadline) + " 23:00) (Asia/Tokyo).",
-      "Final reminder: team selection closes in 2 hours. Pick your team for Late Final (" + day(finalLate.deadline) + " 23:00) (Asia/Tokyo).",
-      "Final reminder: team selection closes in 45 minutes. Pick your team for Last Minutes (" + day(lastMinutes.deadline) + " 23:00) (Asia/Tokyo).",
+      "Final reminder: team selection closes in 2 hours. Pick your team for Late Final (" +
+        day(finalLate.deadline) +
+        " 23:00) (Asia/Tokyo).",
+      "Final reminder: team selection closes in 45 minutes. Pick your team for Last Minutes (" +
+        day(lastMinutes.deadline) +
+        " 23:00) (Asia/Tokyo).",
     ]);
   });
 

@@ -113,7 +113,9 @@ describe("the save-subscription body", () => {
       { ...keys, p256dh: b64u(new Uint8Array(65)) },
       { ...keys, p256dh: "BKEY" },
     ]) {
-      expect((await SaveSubscriptionBody.safeParseAsync({ subscription: { endpoint, keys: bad } })).success, JSON.stringify(bad)).toBe(false);
+      expect((await SaveSubscriptionBody.safeParseAsync({ subscription: { endpoint, keys: bad } })).success, JSON.stringify(bad)).toBe(
+        false,
+      );
     }
   });
 
