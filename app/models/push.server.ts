@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Db } from "~/db.server";
-import { MAX_ENDPOINT_LENGTH, pushEndpointProblem, webPushKeysProblem } from "~/lib/push-services";
+// Relative, not "~/": functions/push.ts brings this module into the web Worker outside the Remix build.
+import { MAX_ENDPOINT_LENGTH, pushEndpointProblem, webPushKeysProblem } from "../lib/push-services";
 
 /**
  * A player's push subscription (decision 014): saved, removed and turned off only through the SQL functions of
