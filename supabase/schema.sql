@@ -2806,7 +2806,7 @@ begin
     -- printable ASCII: app/lib/push-services.ts's list and rules, which the save-subscription function applies
     -- first (stricter: it also checks the keys).
     if p_endpoint is null or char_length(p_endpoint) > 2000
-       or p_endpoint !~ ('^https://(fcm\.googleapis\.com'
+       or p_endpoint !~ ('^https://(fcm\.googleapis\.com|jmt17\.google\.com'
                          || '|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(push\.services\.mozilla\.com|push\.apple\.com|notify\.windows\.com))'
                          || '(:443)?([/?#][\x21-\x7e]*)?$')
        or coalesce(char_length(p_p256dh), 0) not between 1 and 200

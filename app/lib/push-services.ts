@@ -14,8 +14,11 @@
  * tests/db/push-subscriptions.test.ts checks that the two agree.
  */
 export const PUSH_SERVICES = [
-  // Chrome, Chromium-based browsers and Android: https://fcm.googleapis.com/fcm/send/<token>
+  // Chrome, Chromium-based browsers and Android: https://fcm.googleapis.com/fcm/send/<token> (or /wp/<token>)
   { service: "Google FCM", host: "fcm.googleapis.com", subdomains: false },
+  // The same service for every Chrome channel but Stable (Beta, Dev, Canary, and Chromium builds without one, such
+  // as Debian's): Chromium's kPushMessagingStagingGcmEndpoint, chosen by GetGcmEndpointForChannel.
+  { service: "Google FCM (non-Stable Chrome channels)", host: "jmt17.google.com", subdomains: false },
   // Firefox: https://updates.push.services.mozilla.com/wpush/v2/<token>
   { service: "Mozilla autopush", host: "push.services.mozilla.com", subdomains: true },
   // Safari (macOS 13+, iOS 16.4+): https://web.push.apple.com/<token>; Apple asks servers to allow *.push.apple.com

@@ -4,7 +4,8 @@
 -- sender before any send. This is the database's backstop for calls that skip the web function (the hosted
 -- project's RPC API exposes public.save_push_subscription to signed-in players): private.save_push_subscription
 -- (previous version: migration 20261125120000) now also refuses (22023) an endpoint that is not https on
--- fcm.googleapis.com or a subdomain of push.services.mozilla.com, push.apple.com or notify.windows.com, written
+-- fcm.googleapis.com, jmt17.google.com (FCM for Chrome's non-Stable channels) or a subdomain of
+-- push.services.mozilla.com, push.apple.com or notify.windows.com, written
 -- in lower case with no userinfo and no port but 443. An IP literal in any spelling matches none of those.
 -- tests/db/push-subscriptions.test.ts checks this list against the TypeScript one. Existing rows are left as
 -- they are (the sender refuses and removes a bad one). Everything else is unchanged; create or replace keeps
@@ -39,7 +40,7 @@ begin
     -- printable ASCII: app/lib/push-services.ts's list and rules, which the save-subscription function applies
     -- first (stricter: it also checks the keys).
     if p_endpoint is null or char_length(p_endpoint) > 2000
-       or p_endpoint !~ ('^https://(fcm\.googleapis\.com'
+       or p_endpoint !~ ('^https://(fcm\.googleapis\.com|jmt17\.google\.com'
                          || '|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(push\.services\.mozilla\.com|push\.apple\.com|notify\.windows\.com))'
                          || '(:443)?([/?#][\x21-\x7e]*)?$')
        or coalesce(char_length(p_p256dh), 0) not between 1 and 200

@@ -18,6 +18,8 @@ async function browserKeys() {
 
 const GOOD_ENDPOINTS = [
   "https://fcm.googleapis.com/fcm/send/dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx",
+  "https://fcm.googleapis.com/wp/dQw4w9WgXcQ:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx",
+  "https://jmt17.google.com/fcm/send/e2e-gfko8t2kl1", // Chrome Beta, Dev, Canary; Debian's Chromium
   "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABh",
   "https://web.push.apple.com/QGuQyavXutnMH8nVGGbC8nrG1kJ0n3ZTuJbpU8s0AX4uM4P7ISjdBvvTZkTfd",
   "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAD%2bAbC",
@@ -37,6 +39,8 @@ const BAD_ENDPOINTS = [
   "https://evil.example/push", // any other host
   "https://fcm.googleapis.com.evil.example/fcm/send/x", // a known host as a prefix
   "https://evilfcm.googleapis.com/fcm/send/x", // not a subdomain: exact host only for FCM
+  "https://a.jmt17.google.com/fcm/send/x", // ... and for its staging host
+  "https://google.com/fcm/send/x", // Google, but not the push service
   "https://notify.windows.com/w/", // the bare suffix of a subdomain-only service
   "https://evil.com\\@fcm.googleapis.com/fcm/send/x", // backslash: the parser reads host evil.com
   "https://user:pass@fcm.googleapis.com/fcm/send/x", // userinfo
