@@ -186,7 +186,7 @@ describe("sending to the local push service", () => {
       privateKey: keys.VAPID_PRIVATE_KEY,
       subject: keys.VAPID_SUBJECT,
       fetch: (input) => {
-        fetched.push(String(input));
+        fetched.push(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
         return Promise.resolve(new Response(null, { status: 201 }));
       },
     });

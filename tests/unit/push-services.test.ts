@@ -11,7 +11,7 @@ const b64u = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url");
 
 /** A real browser-like key pair: a fresh P-256 public key and a 16-byte auth secret. */
 async function browserKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const pair = await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]);
   const point = new Uint8Array(await crypto.subtle.exportKey("raw", pair.publicKey));
   return { p256dh: b64u(point), auth: b64u(crypto.getRandomValues(new Uint8Array(16))) };
 }
