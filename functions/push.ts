@@ -16,7 +16,8 @@ async function readBody<S extends z.ZodType>(c: C, schema: S): Promise<{ ok: tru
   } catch {
     return { ok: false, response: c.json({ error: "The request could not be read." }, 400) };
   }
-  const parsed = schema.safeParse(json);
+  // Async: a subscription's keys are checked with WebCrypto (app/lib/push-services.ts).
+  const parsed = await schema.safeParseAsync(json);
   if (!parsed.success) return { ok: false, response: c.json({ error: "Invalid push subscription." }, 400) };
   return { ok: true, body: parsed.data };
 }
@@ -65,6 +66,7 @@ async function save(c: C) {
   if (!read.ok) return read.response;
   const result = await savePushSubscription(c.env.db, who.userId, read.body);
   if (result === "no_profile") return c.json({ error: "No profile found. Let's get you set up!" }, 409);
+  if (result === "invalid") return c.json({ error: "Invalid push subscription." }, 400);
   await c.env.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   return c.json({ ok: true, result });
 }

@@ -621,7 +621,8 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
 
     // The other demo players have notifications on with a placeholder Web Push subscription, so the scheduler's
     // reminders for those without a pick show in the development push outbox (/dev/outbox). The endpoints are
-    // on the reserved .invalid domain: with PUSH_PROVIDER=live they fail and are never reachable.
+    // on the reserved .invalid domain, off every push service: with PUSH_PROVIDER=live the sender refuses them
+    // (app/lib/push-services.ts) and removes them, contacting nothing.
     const subscribed = plan.players.filter((p) => p.role === "player").slice(1);
     await tx`
       insert into public.push_subscriptions ${tx(

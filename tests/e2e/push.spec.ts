@@ -40,7 +40,8 @@ async function notificationsEnabled(userId: string) {
 // save-subscription over HTTP
 
 test.describe("save-subscription @desktop-only", () => {
-  const subscription = (endpoint = `https://push.example.test/send/${uniqueName()}`) => ({
+  // An endpoint on a known push service's host (app/lib/push-services.ts), as Chromium's own would be.
+  const subscription = (endpoint = `https://fcm.googleapis.com/fcm/send/${uniqueName()}`) => ({
     endpoint,
     keys: { p256dh: E2E.vapidPublicKey, auth: "c2VjcmV0LWF1dGgtMTIzNA" },
   });
@@ -68,6 +69,21 @@ test.describe("save-subscription @desktop-only", () => {
       { subscription: { endpoint: "https://push.example.test/x" } },
       { subscription: { endpoint: "https://push.example.test/x", keys: { p256dh: "", auth: "b" } } },
       { subscription: { endpoint: `https://push.example.test/${"x".repeat(3000)}`, keys: { p256dh: "a", auth: "b" } } },
+      // Endpoints the scheduler must never POST to (SSRF): IP literals in any spelling, other hosts, userinfo, ports.
+      ...[
+        "https://127.0.0.1/x",
+        "https://[::1]/x",
+        "https://169.254.169.254/latest/meta-data/",
+        "https://10.0.0.1/x",
+        "https://2130706433/x",
+        "https://evil.example/x",
+        "https://fcm.googleapis.com.evil.example/fcm/send/x",
+        "https://user@fcm.googleapis.com/fcm/send/x",
+        "https://fcm.googleapis.com:8443/fcm/send/x",
+      ].map((endpoint) => ({ subscription: subscription(endpoint) })),
+      // Keys no push can be encrypted to: a p256dh that is no P-256 point, an auth that is not 16 bytes.
+      { subscription: { ...subscription(), keys: { p256dh: "BKEY", auth: "c2VjcmV0LWF1dGgtMTIzNA" } } },
+      { subscription: { ...subscription(), keys: { p256dh: E2E.vapidPublicKey, auth: "c2VjcmV0" } } },
       { type: "fcm" },
       { type: "fcm", fcmToken: "bad token with spaces" },
       [1, 2, 3],
@@ -76,6 +92,9 @@ test.describe("save-subscription @desktop-only", () => {
     for (const body of bad) {
       const response = await page.request.post(SAVE, { data: body, headers: { Origin: baseURL! } });
       expect(response.status(), JSON.stringify(body).slice(0, 80)).toBe(400);
+      if (typeof body === "object" && body !== null && "subscription" in body) {
+        expect(await response.json()).toEqual({ error: "Invalid push subscription." });
+      }
     }
     const notJson = await page.request.post(SAVE, { data: "{not json", headers: { Origin: baseURL!, "Content-Type": "application/json" } });
     expect(notJson.status()).toBe(400);

@@ -45,6 +45,13 @@ export async function received(endpoint: string): Promise<ReceivedPush[]> {
   return (await res.json<(ReceivedPush & { status: number })[]>()).filter((r) => r.status === 201);
 }
 
+/** Every request the local push service got for this endpoint, refused ones too (was it contacted at all?). */
+export async function requests(endpoint: string): Promise<(ReceivedPush & { status: number })[]> {
+  const res = await fetch(`${PUSH_SERVICE}/__control/received?endpoint=${encodeURIComponent(endpoint)}`);
+  if (!res.ok) throw new Error(`local push service: ${res.status}`);
+  return res.json();
+}
+
 /** Makes the local push service answer the next requests to this endpoint with these statuses. */
 export async function respondWith(endpoint: string, statuses: number[]): Promise<void> {
   const res = await fetch(`${PUSH_SERVICE}/__control/respond`, { method: "POST", body: JSON.stringify({ endpoint, statuses }) });

@@ -10,7 +10,7 @@ import worker from "../../workers/scheduler/index";
 import { backoffSeconds } from "../../workers/scheduler/deliver";
 import type { DeliveryMessage } from "../../workers/scheduler/queue";
 import type { Sql } from "../support/factories";
-import { db, received, respondWith, subscribedPlayer, settle } from "./arrange";
+import { db, received, requests, respondWith, subscribedPlayer, settle } from "./arrange";
 
 type WorkerEnv = Parameters<NonNullable<typeof worker.queue>>[1];
 
@@ -43,8 +43,8 @@ async function consume(ids: number[]) {
 
 const delivery = async (id: number) =>
   (
-    await sql<{ state: string; attempts: number; last_status: number | null }[]>`
-    select state, attempts, last_status from private.push_deliveries where id = ${id}`
+    await sql<{ state: string; attempts: number; last_status: number | null; provider: string | null }[]>`
+    select state, attempts, last_status, provider from private.push_deliveries where id = ${id}`
   )[0];
 
 describe("push queue consumer", () => {
@@ -70,6 +70,27 @@ describe("push queue consumer", () => {
       expect(n).toBe(0);
     });
   }
+
+  it("never contacts a stored endpoint off the known push services: the delivery is refused and the subscription removed", async () => {
+    // Rows written straight into the table (not through save-subscription), each aimed at the local push service's
+    // subscription by its path: were the sender to POST, the override would carry it there and it would be seen.
+    for (const origin of [
+      "https://127.0.0.1",
+      "https://169.254.169.254",
+      "https://2130706433",
+      "https://fcm.googleapis.com.evil.example",
+    ]) {
+      const player = await subscribedPlayer(sql);
+      const path = new URL(player.subscription.endpoint).pathname;
+      await sql`update public.push_subscriptions set endpoint = ${origin + path} where user_id = ${player.id}`;
+      const id = await queuedDelivery(player.id);
+      await consume([id]);
+      expect(await delivery(id), origin).toMatchObject({ state: "gone", attempts: 1, last_status: null, provider: "refused" });
+      const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.push_subscriptions where user_id = ${player.id}`;
+      expect(n, origin).toBe(0);
+      expect(await requests(player.subscription.endpoint), origin).toEqual([]);
+    }
+  });
 
   for (const status of [500, 429]) {
     it(`retries after ${status} with backoff and then delivers`, async () => {

@@ -36,6 +36,9 @@ const messages = (userId: string) =>
 
 // Each test lives in its own week of 2031, so other tests' match days are never due at its ticks.
 const week = (n: number) => new Date(Date.UTC(2031, 0, 6 + 7 * n, 15, 0));
+/** "Mon 06 Jan" of a date as Postgres's to_char 'Dy DD Mon' writes it (UTC day; the tests' zones keep the day). */
+const day = (d: Date) =>
+  `${d.toLocaleDateString("en-GB", { weekday: "short", timeZone: "UTC" })} ${String(d.getUTCDate()).padStart(2, "0")} ${d.toLocaleDateString("en-GB", { month: "short", timeZone: "UTC" })}`;
 
 describe("reminder ticks", () => {
   it("reminds a player without a pick 6 hours and then 3 hours before the deadline, and nobody else", async () => {
@@ -55,11 +58,11 @@ describe("reminder ticks", () => {
     await tick(new Date(deadline.getTime() - 7 * HOUR)); // not yet due
     expect(await reminders(waiting.id)).toEqual([]);
 
-    await tick(new Date(deadline.getTime() - 6 * HOUR + 5 * MINUTE));
+    await tick(new Date(deadline.getTime() - 6 * HOUR)); // on time
     await tick(new Date(deadline.getTime() - 5 * HOUR)); // still the 6h window: nothing new
     expect(await reminders(waiting.id)).toEqual([{ kind: "6h", competition_id: competition.id, match_day: 1 }]);
 
-    await tick(new Date(deadline.getTime() - 3 * HOUR + 5 * MINUTE));
+    await tick(new Date(deadline.getTime() - 3 * HOUR)); // on time
     await tick(new Date(deadline.getTime() - 30 * MINUTE));
     await tick(new Date(deadline.getTime() + 5 * MINUTE)); // past the deadline: nothing
     expect((await reminders(waiting.id)).map((r) => r.kind)).toEqual(["6h", "3h"]);
@@ -95,6 +98,32 @@ describe("reminder ticks", () => {
 
     await tick(new Date(deadline.getTime() - 2 * HOUR));
     expect((await reminders(player.id)).map((r) => r.kind)).toEqual(["3h"]);
+    expect((await messages(player.id))[0].body).toMatch(/^Final reminder: team selection closes in 2 hours\. Pick your team for /);
+  });
+
+  it("a late tick states the real time left (whole hours, or minutes under an hour), the deadline still in the player's zone", async () => {
+    // Three match days of their own, each reminded by one late tick.
+    const sixLate = await leagueWithCompetition(sql, week(7), { name: "Late Six" });
+    const finalLate = await leagueWithCompetition(sql, week(8), { name: "Late Final" });
+    const lastMinutes = await leagueWithCompetition(sql, week(9), { name: "Last Minutes" });
+    const player = await subscribedPlayer(sql);
+    await sql`update public.profiles set time_zone = 'Asia/Tokyo' where id = ${player.id}`;
+    for (const c of [sixLate, finalLate, lastMinutes]) await addMember(sql, c.competition.id, player.id);
+
+    await tick(new Date(sixLate.deadline.getTime() - 5 * HOUR)); // the 6-hour reminder, an hour late
+    await tick(new Date(finalLate.deadline.getTime() - 2 * HOUR - 10 * MINUTE)); // the final one, 50 minutes late
+    await tick(new Date(lastMinutes.deadline.getTime() - 45 * MINUTE));
+
+    // each deadline is 14:00 UTC, 23:00 in Tokyo
+    expect((await messages(player.id)).map((m) => m.body)).toEqual([
+      "Team selection closes in 5 hours. Pick your team for Late Six (" + day(sixLate.deadline) + " 23:00) (Asia/Tokyo).",
+      "Final reminder: team selection closes in 2 hours. Pick your team for Late Final (" +
+        day(finalLate.deadline) +
+        " 23:00) (Asia/Tokyo).",
+      "Final reminder: team selection closes in 45 minutes. Pick your team for Last Minutes (" +
+        day(lastMinutes.deadline) +
+        " 23:00) (Asia/Tokyo).",
+    ]);
   });
 
   it("one push per player and kind covers every competition due, in the player's time zone, linking to the dashboard", async () => {
@@ -111,6 +140,8 @@ describe("reminder ticks", () => {
     const sent = await messages(player.id);
     expect(sent).toHaveLength(1);
     expect(sent[0].link).toBe("/dashboard");
+    // The time left is until the first of the two deadlines.
+    expect(sent[0].body).toMatch(/^Team selection closes in 3 hours\. /);
     // 14:00 and 16:00 UTC in January are 09:00 and 11:00 in New York
     expect(sent[0].body).toMatch(
       /Pick your teams for Alpha Cup \(\w{3} \d{2} \w{3} 09:00\), Beta League \(\w{3} \d{2} \w{3} 11:00\) \(America\/New_York\)\.$/,

@@ -66,7 +66,7 @@ describe("RFC 8291 Appendix A", () => {
 describe("sending to the local push service", () => {
   it("delivers a payload the service decrypts, with TTL, Urgency and a valid VAPID JWT", async () => {
     const [target] = await subscribe();
-    expect(target.endpoint).toMatch(/^https:\/\/push\.footycoach\.test\/wp\//);
+    expect(target.endpoint).toMatch(/^https:\/\/updates\.push\.services\.mozilla\.com\/wp\//);
     const sent = payload("Pick your team for Matchday 3: deadline Sat 15:00");
     const before = Math.floor(Date.now() / 1000);
 
@@ -83,7 +83,7 @@ describe("sending to the local push service", () => {
     expect(got.contentEncoding).toBe("aes128gcm");
     expect(got.vapid).toMatchObject({
       valid: true,
-      aud: "https://push.footycoach.test",
+      aud: "https://updates.push.services.mozilla.com",
       sub: "mailto:ops@footycoach.test",
       k: keys.VAPID_PUBLIC_KEY,
     });
@@ -128,7 +128,7 @@ describe("sending to the local push service", () => {
 
   it("gets a real 404 for an endpoint the service does not know", async () => {
     const outcome = await sender()(
-      { ...(await subscribe())[0], endpoint: "https://push.footycoach.test/wp/no-such-subscription" },
+      { ...(await subscribe())[0], endpoint: "https://updates.push.services.mozilla.com/wp/no-such-subscription" },
       payload("x"),
     );
     expect(outcome).toMatchObject({ status: 404, gone: true });
@@ -178,10 +178,46 @@ describe("sending to the local push service", () => {
     });
   });
 
+  it("never fetches an endpoint off the known push services (nor one of their hosts spelt as an IP address)", async () => {
+    const [target] = await subscribe();
+    const fetched: string[] = [];
+    const send = createWebPushSender({
+      publicKey: keys.VAPID_PUBLIC_KEY,
+      privateKey: keys.VAPID_PRIVATE_KEY,
+      subject: keys.VAPID_SUBJECT,
+      fetch: (input) => {
+        fetched.push(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+        return Promise.resolve(new Response(null, { status: 201 }));
+      },
+    });
+    for (const endpoint of [
+      "https://169.254.169.254/latest/meta-data/",
+      "https://127.0.0.1/wp/x",
+      "https://[::1]/wp/x",
+      "https://2130706433/wp/x",
+      "https://10.0.0.1/wp/x",
+      "https://evil.example/wp/x",
+      "https://fcm.googleapis.com.evil.example/fcm/send/x",
+      "https://user@fcm.googleapis.com/fcm/send/x",
+      "https://fcm.googleapis.com:8443/fcm/send/x",
+    ]) {
+      const outcome = await send({ ...target, endpoint }, payload("x"));
+      expect(outcome, endpoint).toMatchObject({ status: 0, gone: true, retryable: false });
+      expect(outcome.refused, endpoint).toMatch(/^endpoint /);
+    }
+    expect(fetched).toEqual([]);
+  });
+
   it("treats a subscription whose keys are not a P-256 point and a 16-byte secret as gone, sending nothing", async () => {
     const [target] = await subscribe();
     const outcome = await sender()({ ...target, p256dh: toBase64Url(new Uint8Array(65).fill(7)) }, payload("x"));
-    expect(outcome).toEqual({ status: 0, gone: true, retryable: false, retryAfterSeconds: null });
+    expect(outcome).toEqual({
+      status: 0,
+      gone: true,
+      retryable: false,
+      retryAfterSeconds: null,
+      refused: "p256dh is not a 65-byte uncompressed P-256 point",
+    });
     expect(await receivedAt(target.endpoint)).toEqual([]);
   });
 });

@@ -13,8 +13,12 @@ import type { AddressInfo } from "node:net";
  * {endpoint, statuses, retryAfter?}, GET stats, POST reset.
  */
 
-/** The origin stored in subscriptions (and the VAPID audience); senders reach this server by endpoint override. */
-export const PUSH_SERVICE_ORIGIN = "https://push.footycoach.test";
+/**
+ * The origin stored in subscriptions (and the VAPID audience); senders reach this server by endpoint override
+ * (PUSH_ENDPOINT_OVERRIDE). A real push service's host (Mozilla autopush), because the scheduler's sender
+ * contacts no endpoint off the known push services (app/lib/push-services.ts), override or not.
+ */
+export const PUSH_SERVICE_ORIGIN = "https://updates.push.services.mozilla.com";
 const MAX_BODY_BYTES = 4096;
 const MAX_TOKEN_LIFETIME_SECONDS = 24 * 3600;
 

@@ -12,6 +12,7 @@ const SEND_CONCURRENCY = 6;
 
 interface Claimed {
   delivery_id: string;
+  subscription_id: string;
   attempts: number;
   kind: "webpush" | "fcm";
   endpoint: string | null;
@@ -131,7 +132,14 @@ export async function deliverBatch(batch: MessageBatch<DeliveryMessage>, env: Sc
       console.error("push send failed:", (error as Error)?.message ?? error);
       result = { outcome: { status: 0, gone: false, retryable: true, retryAfterSeconds: null }, provider: c.kind };
     }
-    const { outcome, provider } = result;
+    const { outcome } = result;
+    let provider = result.provider;
+    if (outcome.refused) {
+      // Never contacted (app/lib/push-services.ts): the delivery is recorded as gone with provider 'refused', and
+      // record_push_outcomes deletes the subscription, as for one the push service reported gone.
+      console.warn(`push subscription ${c.subscription_id} refused and removed: ${outcome.refused}`);
+      provider = "refused";
+    }
     return {
       id: Number(c.delivery_id),
       state: stateOf(outcome, c.attempts),

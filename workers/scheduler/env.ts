@@ -16,11 +16,20 @@ export interface SchedulerBindings {
   /** The FCM service account (JSON, a secret). Without it FCM tokens cannot be sent to. */
   FCM_SERVICE_ACCOUNT?: string;
   FCM_API_URL?: string;
-  /** Development and test only: send every Web Push request to this origin (a local push service). */
+  /**
+   * Development and test only (refused in production), and only a local origin: send every Web Push request to
+   * this origin (a local push service). Stored endpoints must still be on a known push service's host.
+   */
   PUSH_ENDPOINT_OVERRIDE?: string;
 }
 
 const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
+
+/** http(s) on the loopback interface: where the development and test push services listen. */
+function isLocalOrigin(value: string): boolean {
+  const url = new URL(value);
+  return (url.protocol === "http:" || url.protocol === "https:") && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname);
+}
 
 const EnvSchema = z
   .object({
@@ -38,9 +47,21 @@ const EnvSchema = z
     PUSH_ENDPOINT_OVERRIDE: z.union([z.literal(""), z.url()]).default(""),
   })
   .superRefine((env, ctx) => {
+    // The override carries every player's signed, encrypted pushes: it is for a push service on this machine
+    // (tests/support/local-push-service.ts), never a way to send them somewhere else.
+    if (env.PUSH_ENDPOINT_OVERRIDE && !isLocalOrigin(env.PUSH_ENDPOINT_OVERRIDE)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "PUSH_ENDPOINT_OVERRIDE must be a local push service (http or https on 127.0.0.1, localhost or [::1])",
+      });
+    }
     if (env.ENVIRONMENT !== "production") return;
     // A redirected push or a kept-back outbox in production would silently drop every reminder.
     if (env.PUSH_ENDPOINT_OVERRIDE) ctx.addIssue({ code: "custom", message: "PUSH_ENDPOINT_OVERRIDE cannot be set in production" });
+    // FCM messages carry the players' tokens: in production they go to FCM itself and nowhere else.
+    if (new URL(env.FCM_API_URL).origin !== "https://fcm.googleapis.com") {
+      ctx.addIssue({ code: "custom", message: "FCM_API_URL must be https://fcm.googleapis.com in production" });
+    }
     if (env.PUSH_PROVIDER === "outbox") ctx.addIssue({ code: "custom", message: "production needs PUSH_PROVIDER=live" });
     if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY) {
       ctx.addIssue({ code: "custom", message: "production needs VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY" });

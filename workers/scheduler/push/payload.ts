@@ -19,13 +19,16 @@ export interface WebPushTarget {
 
 /**
  * What a push service answered. status 0 = no answer (network error). gone: the subscription no longer exists
- * (404/410, FCM UNREGISTERED) and must be removed; retryable: try again later (429, 5xx, no answer).
+ * (404/410, FCM UNREGISTERED) and must be removed; retryable: try again later (429, 5xx, no answer). A refused
+ * subscription is gone too: it can never be sent to.
  */
 export interface SendOutcome {
   status: number;
   gone: boolean;
   retryable: boolean;
   retryAfterSeconds: number | null;
+  /** Set when the sender refused to contact the subscription at all (app/lib/push-services.ts): why. */
+  refused?: string;
 }
 
 export function outcomeOf(status: number, retryAfter: string | null = null): SendOutcome {

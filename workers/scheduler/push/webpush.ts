@@ -1,3 +1,4 @@
+import { webPushSubscriptionProblem } from "../../../app/lib/push-services";
 import { fromBase64Url } from "./base64url";
 import { encryptPayload } from "./ece";
 import { outcomeOf, type PushPayload, type SendOutcome, type WebPushTarget } from "./payload";
@@ -15,9 +16,10 @@ export interface WebPushSenderConfig {
   /** mailto: or https: contact (the JWT's sub). */
   subject: string;
   /**
-   * Development and tests only: send to this origin (plus the endpoint's path and query) instead of the
-   * endpoint's own, while the JWT's audience stays the endpoint's origin. Lets stored https endpoints reach a
-   * local push service.
+   * Development and tests only (workers/scheduler/env.ts refuses it in production and off this machine): send
+   * to this origin (plus the endpoint's path and query) instead of the endpoint's own, while the JWT's audience
+   * stays the endpoint's origin. Lets stored endpoints on a push service's host reach a local push service; the
+   * endpoint itself must still pass the push-service rules.
    */
   endpointOverride?: string | null;
   fetch?: typeof fetch;
@@ -41,6 +43,10 @@ export function createWebPushSender(config: WebPushSenderConfig): WebPushSender 
   const overrideOrigin = config.endpointOverride ? new URL(config.endpointOverride).origin : null;
 
   return async function sendWebPush(target, payload, options = {}) {
+    // Checked before anything else, whatever the override: a row can reach the table without passing
+    // save-subscription, and an endpoint off the known push services must never be contacted (SSRF).
+    const refused = await webPushSubscriptionProblem(target);
+    if (refused) return { ...UNUSABLE_SUBSCRIPTION, refused };
     let endpoint: URL;
     let body: Uint8Array<ArrayBuffer>;
     try {

@@ -1,0 +1,59 @@
+/**
+ * The scheduler Worker's configuration (workers/scheduler/env.ts): the switch that sends Web Push to a local push
+ * service (PUSH_ENDPOINT_OVERRIDE) is for development and tests only, and only to this machine.
+ */
+import { describe, expect, it } from "vitest";
+import { readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
+
+const VAPID_PUBLIC_KEY = `B${"A".repeat(86)}`;
+const VAPID_PRIVATE_KEY = "A".repeat(43);
+
+/** Fresh bindings every call: readSchedulerEnv caches per bindings object. */
+function bindings(vars: Partial<Omit<SchedulerBindings, "HYPERDRIVE" | "PUSH_QUEUE">>): SchedulerBindings {
+  return { HYPERDRIVE: {} as Hyperdrive, PUSH_QUEUE: {} as SchedulerBindings["PUSH_QUEUE"], ...vars };
+}
+
+const production = { ENVIRONMENT: "production", VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY };
+
+describe("readSchedulerEnv: PUSH_ENDPOINT_OVERRIDE", () => {
+  it("is accepted in development and test when it points at this machine", () => {
+    for (const ENVIRONMENT of ["development", "test"]) {
+      for (const url of ["http://127.0.0.1:29397", "http://localhost:8080", "http://[::1]:9000", "https://127.0.0.1"]) {
+        expect(readSchedulerEnv(bindings({ ENVIRONMENT, PUSH_ENDPOINT_OVERRIDE: url })).PUSH_ENDPOINT_OVERRIDE, url).toBe(url);
+      }
+    }
+  });
+
+  it("is refused in production, and without ENVIRONMENT (which is production)", () => {
+    expect(() => readSchedulerEnv(bindings({ ...production, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:29397" }))).toThrow(
+      "PUSH_ENDPOINT_OVERRIDE cannot be set in production",
+    );
+    expect(() => readSchedulerEnv(bindings({ VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:1" }))).toThrow(
+      "PUSH_ENDPOINT_OVERRIDE cannot be set in production",
+    );
+  });
+
+  it("is refused when it points off this machine, in any environment", () => {
+    for (const url of ["http://10.0.0.1:8080", "http://169.254.169.254", "https://evil.example", "http://127.0.0.1.evil.example"]) {
+      expect(() => readSchedulerEnv(bindings({ ENVIRONMENT: "test", PUSH_ENDPOINT_OVERRIDE: url })), url).toThrow(
+        "PUSH_ENDPOINT_OVERRIDE must be a local push service (http or https on 127.0.0.1, localhost or [::1])",
+      );
+    }
+  });
+
+  it("is off when unset", () => {
+    expect(readSchedulerEnv(bindings({ ...production })).PUSH_ENDPOINT_OVERRIDE).toBe("");
+  });
+});
+
+describe("readSchedulerEnv: FCM_API_URL", () => {
+  it("must be FCM's own host in production; anything local in development and tests", () => {
+    expect(readSchedulerEnv(bindings({ ...production })).FCM_API_URL).toBe("https://fcm.googleapis.com");
+    expect(() => readSchedulerEnv(bindings({ ...production, FCM_API_URL: "https://10.0.0.1" }))).toThrow(
+      "FCM_API_URL must be https://fcm.googleapis.com in production",
+    );
+    expect(readSchedulerEnv(bindings({ ENVIRONMENT: "test", FCM_API_URL: "http://127.0.0.1:29396" })).FCM_API_URL).toBe(
+      "http://127.0.0.1:29396",
+    );
+  });
+});
