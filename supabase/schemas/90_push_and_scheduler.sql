@@ -58,6 +58,10 @@ grant all on table public.push_subscriptions to service_role;
 -- token; a subscription (the same browser) that another account had saved moves to the caller, because the
 -- browser belongs to whoever is signed in on it now. Saving turns notifications_enabled on; an FCM token is also
 -- kept on the profile with its time (fcm_token, fcm_token_updated_at, as the spec's profile fields).
+-- Endpoints only on a known push service's host (https, lower case, no userinfo, no port but 443; the home of
+-- the rule is app/lib/push-services.ts, this is the backstop for calls that skip the web function). A player
+-- keeps at most 10 subscriptions: the profile row is locked first (concurrent saves of one player queue), and
+-- the oldest beyond 10 are removed after the save, never the one just saved.
 -- Codes: saved; errors: 28000 (no identity), P0002 (no profile), 22023 (bad value, refused before any write).
 create function private.save_push_subscription(
   p_kind text,
@@ -72,16 +76,25 @@ create function private.save_push_subscription(
 as $$
 declare
   v_uid uuid := auth.uid();
+  v_saved uuid;
 begin
   if v_uid is null then
     raise exception using errcode = '28000', message = 'not signed in';
   end if;
-  if not exists (select 1 from public.profiles p where p.id = v_uid) then
+  -- The per-player lock of the 10-subscription cap (see the header), and the profile check.
+  perform 1 from public.profiles p where p.id = v_uid for no key update;
+  if not found then
     raise exception using errcode = 'P0002', message = 'No profile found. Let''s get you set up!';
   end if;
 
   if p_kind = 'webpush' then
-    if p_endpoint is null or p_endpoint !~ '^https://' or char_length(p_endpoint) > 2000
+    -- https, a known push service's host written plainly (lower case), no userinfo, port 443 at most, then
+    -- printable ASCII: app/lib/push-services.ts's list and rules, which the save-subscription function applies
+    -- first (stricter: it also checks the keys).
+    if p_endpoint is null or char_length(p_endpoint) > 2000
+       or p_endpoint !~ ('^https://(fcm\.googleapis\.com|jmt17\.google\.com'
+                         || '|([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+(push\.services\.mozilla\.com|push\.apple\.com|notify\.windows\.com))'
+                         || '(:443)?([/?#][\x21-\x7e]*)?$')
        or coalesce(char_length(p_p256dh), 0) not between 1 and 200
        or coalesce(char_length(p_auth), 0) not between 1 and 100 then
       raise exception using errcode = '22023', message = 'invalid push subscription';
@@ -92,6 +105,8 @@ begin
       set user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth
       where (push_subscriptions.user_id, push_subscriptions.p256dh, push_subscriptions.auth)
             is distinct from (excluded.user_id, excluded.p256dh, excluded.auth);
+    -- The caller's row either way (an unchanged re-save updates nothing and returns nothing).
+    select s.id into v_saved from public.push_subscriptions s where s.endpoint = p_endpoint;
     update public.profiles set notifications_enabled = true
      where id = v_uid and not notifications_enabled;
   elsif p_kind = 'fcm' then
@@ -103,6 +118,7 @@ begin
     on conflict (fcm_token) do update
       set user_id = excluded.user_id
       where push_subscriptions.user_id is distinct from excluded.user_id;
+    select s.id into v_saved from public.push_subscriptions s where s.fcm_token = p_fcm_token;
     -- Another account that held this token on its profile no longer does (the browser is the caller's now).
     update public.profiles set fcm_token = null, fcm_token_updated_at = null
      where fcm_token = p_fcm_token and id <> v_uid;
@@ -115,6 +131,20 @@ begin
   else
     raise exception using errcode = '22023', message = 'invalid push subscription type';
   end if;
+
+  -- At most 10: the one just saved and the 9 newest others stay. A removed FCM token leaves the profile too.
+  with removed as (
+    delete from public.push_subscriptions s
+     where s.user_id = v_uid
+       and s.id not in (select k.id from public.push_subscriptions k
+                         where k.user_id = v_uid
+                         order by k.id = v_saved desc, k.created_at desc, k.id desc
+                         limit 10)
+    returning s.fcm_token
+  )
+  update public.profiles p set fcm_token = null, fcm_token_updated_at = null
+    from removed r
+   where p.id = v_uid and p.fcm_token = r.fcm_token;
   return 'saved';
 end
 $$;
@@ -320,6 +350,26 @@ as $$
    where job = p_job and scheduled_at = p_scheduled_at
 $$;
 
+-- The time left before a deadline as the reminder says it ("5 hours", "1 hour", "45 minutes"), counted to
+-- the nearest minute from the tick's clock: a late tick states the real time left (rules file, Reminders).
+create function private.reminder_time_left(p_deadline timestamptz, p_now timestamptz) returns text
+  language sql
+  immutable
+  set search_path = ''
+as $$
+  select case
+           when m.minutes >= 120 then (m.minutes / 60)::text || ' hours'
+           when m.minutes >= 60 then '1 hour'
+           when m.minutes >= 2 then m.minutes::text || ' minutes'
+           when m.minutes = 1 then '1 minute'
+           else 'less than a minute'
+         end
+    from (select pg_catalog.round(extract(epoch from p_deadline - p_now) / 60)::bigint as minutes) m
+$$;
+
+revoke all on function private.reminder_time_left(timestamptz, timestamptz) from public;
+grant execute on function private.reminder_time_left(timestamptz, timestamptz) to service_role;
+
 -- The reminders due at p_now (rules file, Reminders): for each match day whose deadline (matchday_deadline) is
 -- at most 6 hours away, the 3-hour kind once it is 3 hours or less away (a late tick then skips the 6-hour one),
 -- else the 6-hour kind. Targets: active members without a pick of knockout and season competitions whose members
@@ -368,7 +418,9 @@ as $$
            pg_catalog.string_agg(
              t.name || ' (' || pg_catalog.to_char(t.deadline at time zone coalesce(z.name, 'UTC'), 'Dy DD Mon HH24:MI') || ')',
              ', ' order by t.deadline, t.name) as summary,
-           coalesce(min(z.name), 'UTC') as zone
+           coalesce(min(z.name), 'UTC') as zone,
+           -- the first of the player's deadlines: "closes in" is how long until a pick is first missed
+           min(t.deadline) as first_deadline
       from recorded r
       join targets t on t.user_id = r.user_id and t.competition_id = r.competition_id and t.kind = r.kind
       left join zones z on z.name = t.time_zone
@@ -376,7 +428,8 @@ as $$
   ),
   messages as (
     select pp.user_id, pp.kind,
-           case when pp.kind = '3h' then 'Final reminder: team selection closes in 3 hours. ' else 'Team selection closes in 6 hours. ' end
+           case when pp.kind = '3h' then 'Final reminder: team selection closes in ' else 'Team selection closes in ' end
+             || private.reminder_time_left(pp.first_deadline, p_now) || '. '
              || case when pp.n = 1 then 'Pick your team for ' else 'Pick your teams for ' end
              || pp.summary || ' (' || pp.zone || ').' as body,
            case when pp.n = 1 then '/select-team/' || pp.only_competition else '/dashboard' end as link
