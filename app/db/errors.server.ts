@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { BadSqlValue } from "~/lib/sql-inline";
+import { BadSqlValue } from "../lib/sql-inline";
 
 /**
  * What a database error means for the request's answer: the server is unavailable (503), the client sent a value

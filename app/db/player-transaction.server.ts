@@ -1,5 +1,5 @@
 import postgres from "postgres";
-import { SqlFragment, SqlIdentifier, render, renderNumbered } from "~/lib/sql-inline";
+import { SqlFragment, SqlIdentifier, render, renderNumbered } from "../lib/sql-inline";
 import { notSaved, toAnswer } from "./errors.server";
 import { workerClientOptions } from "./postgres-options";
 import { clockStatement, sessionCheckStatement, sessionUserFrom } from "./session-check.server";

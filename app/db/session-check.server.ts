@@ -1,4 +1,4 @@
-import { render } from "~/lib/sql-inline";
+import { render } from "../lib/sql-inline";
 import type { SessionUser } from "./types";
 
 /**

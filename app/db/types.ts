@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import type { InlineQuery } from "./player-transaction.server";
-import type { SqlIdentifier } from "~/lib/sql-inline";
+import type { SqlIdentifier } from "../lib/sql-inline";
 
 /** The signed-in player as the session check returns them (private.authenticate). */
 export interface SessionUser {
