@@ -12,14 +12,8 @@ import {
   type KnockoutStanding,
   type SeasonStanding,
 } from "~/models/competition-rows.server";
-import {
-  currentFixturesQuery,
-  currentPickQuery,
-  FIXTURE_COLUMNS,
-  normaliseFixtures,
-  toIso,
-  type FixtureRow,
-} from "~/models/selections.server";
+import { currentFixturesQuery, FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
+import { currentPickQuery } from "~/models/selections.server";
 
 export const PLAYERS_PAGE_SIZE = 10;
 export const STANDINGS_SIZE = 10;
@@ -206,18 +200,5 @@ export async function setPlayerSelection(
     // The pick's own check (team must play that match day) raises check_violation.
     if (error instanceof postgres.PostgresError && error.code === "23514") return "no_fixture";
     throw error;
-  }
-}
-
-export function setSelectionMessage(code: SetSelectionCode | "error"): { type: "success" | "error"; message: string } {
-  switch (code) {
-    case "saved":
-      return { type: "success", message: "Selection updated successfully." };
-    case "no_fixture":
-      return { type: "error", message: "No fixture found for selected team on this matchday." };
-    case "already_picked":
-      return { type: "error", message: "This player has already picked. You can change their pick after the deadline." };
-    default:
-      return { type: "error", message: "Failed to update selection." };
   }
 }

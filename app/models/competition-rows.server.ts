@@ -1,6 +1,6 @@
 import type { PlayerSql } from "~/db/types";
 import { DEFAULT_PRIZE } from "~/lib/competition-options";
-import { toIso } from "~/models/selections.server";
+import { toIso } from "~/models/fixture-rows.server";
 
 /**
  * The rows the competition detail page and both leaderboards read alike: the competition header and the season

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/types";
 import { LEADERBOARD_LIMIT } from "~/lib/scout";
-import { normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
+import { normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
 
 /**
  * The Scout game's reads and writes (briefs/scout-contract.md). Every rule (lock, tickets, limits, points,
