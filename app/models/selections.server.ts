@@ -1,4 +1,11 @@
-import type { Db, PlayerSql } from "~/db/types";
+import type {
+  GetEligibleTeamsRow,
+  MatchdayDeadlineResult,
+  SaveTeamSelectionResult,
+  SelectionOpenResult,
+  UserCompetitionStatsViewRow,
+} from "~/db/row-types.generated";
+import type { Db, NotNull, PlayerSql } from "~/db/types";
 import { currentFixturesQuery, normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
 
 /** The player's own pick for the competition's current match day (no row when none). Not awaited here either. */
@@ -29,42 +36,58 @@ interface TeamSelectionPage {
 export async function getTeamSelectionPage(db: Db, userId: string, competitionId: string): Promise<TeamSelectionPage | null> {
   return db.asUser(userId, async (sql) => {
     const [competitionRows, fixtureRows, membershipRows, pickRows, eligibleRows] = await Promise.all([
-      sql`
-        select c.id, c.name, c.type, c.status, c.current_match_day as "currentMatchDay",
+      // competitions' columns are NOT NULL; the two functions' results as generated.
+      sql<
+        {
+          id: string;
+          name: string;
+          type: string;
+          status: string;
+          current_match_day: number;
+          deadline: MatchdayDeadlineResult;
+          selection_open: SelectionOpenResult;
+        }[]
+      >`
+        select c.id, c.name, c.type, c.status, c.current_match_day,
                public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
-               public.selection_open(c.league, c.season, c.current_match_day) as "selectionOpen"
+               public.selection_open(c.league, c.season, c.current_match_day) as selection_open
           from public.competitions c
          where c.id = ${competitionId} and c.type <> 'scout'`,
       currentFixturesQuery(sql, competitionId),
-      sql`
-        select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.selection_status as "selectionStatus"
+      sql<
+        NotNull<
+          Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "selection_status">,
+          "membership_status" | "selection_status"
+        >[]
+      >`
+        select v.membership_status, v.knocked_out_on, v.selection_status
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId}`,
       currentPickQuery(sql, competitionId, userId),
-      sql`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
+      sql<NotNull<GetEligibleTeamsRow, "team">[]>`select e.team from public.get_eligible_teams(${competitionId}, ${userId}) e`,
     ]);
     const c = competitionRows[0];
     if (!c) return null;
     const deadline = toIso(c.deadline);
     return {
       competition: {
-        id: String(c.id),
-        name: String(c.name),
-        type: String(c.type),
-        status: String(c.status),
-        currentMatchDay: Number(c.currentMatchDay),
+        id: c.id,
+        name: c.name,
+        type: c.type,
+        status: c.status,
+        currentMatchDay: c.current_match_day,
       },
       deadline,
-      selectionOpen: Boolean(c.selectionOpen),
+      selectionOpen: c.selection_open === true,
       membership: membershipRows[0]
         ? {
-            status: String(membershipRows[0].status),
-            knockedOutOn: (membershipRows[0].knockedOutOn as number | null) ?? null,
-            selectionStatus: String(membershipRows[0].selectionStatus),
+            status: membershipRows[0].membership_status,
+            knockedOutOn: membershipRows[0].knocked_out_on,
+            selectionStatus: membershipRows[0].selection_status,
           }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
-      eligibleTeams: eligibleRows.map((r) => String(r.team)),
+      eligibleTeams: eligibleRows.map((r) => r.team),
       fixtures: normaliseFixtures(fixtureRows),
     };
   });
@@ -74,6 +97,9 @@ export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "elim
 
 /** Saves (inserts or replaces) the player's pick for the current match day; the database applies every rule. */
 export async function saveTeamSelection(db: Db, userId: string, competitionId: string, team: string): Promise<SaveSelectionCode> {
-  const rows = await db.asUser(userId, (sql) => sql`select public.save_team_selection(${competitionId}, ${team}) as code`);
-  return String(rows[0]?.code ?? "not_found") as SaveSelectionCode;
+  const rows = await db.asUser(
+    userId,
+    (sql) => sql<{ code: SaveTeamSelectionResult }[]>`select public.save_team_selection(${competitionId}, ${team}) as code`,
+  );
+  return (rows[0]?.code ?? "not_found") as SaveSelectionCode;
 }
