@@ -2,13 +2,10 @@ import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 import { StatusPage } from "~/components/StatusPage";
 
 /**
- * The 404 that the pages of one competition (detail, team selection, knockout and season leaderboards) throw for an id that is
- * not a competition the player may read, and the error boundary that renders it: kept together so the thrown
- * status and the page shown for it cannot drift apart.
+ * The page the pages of one competition (detail, team selection, knockout and season leaderboards) show for the
+ * 404 they throw (competitionNotFound in app/lib/competition-not-found.ts) for an id that is not a competition
+ * the player may read.
  */
-export function competitionNotFound(): never {
-  throw new Response("Competition not found", { status: 404, statusText: "Competition not found" });
-}
 
 const competitionHandlers = {
   404: () => (

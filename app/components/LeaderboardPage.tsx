@@ -2,21 +2,7 @@ import { Link } from "@remix-run/react";
 import type { ComponentType, ReactNode } from "react";
 import { Pager } from "~/components/Pager";
 import { PageLoading } from "~/components/PageLoading";
-
-/** The leaderboard of a competition: knockout and season boards live at different paths. */
-export function leaderboardPath(competition: { id: string; type: string }) {
-  return competition.type === "season" ? `/season-leaderboard/${competition.id}` : `/leaderboard/${competition.id}`;
-}
-
-/** What both leaderboard loaders return for this page; `me` is the signed-in player's id. */
-export interface LeaderboardView<Row> {
-  competition: { id: string; name: string; league: string; season: string; currentMatchDay: number };
-  me: string;
-  mine: Row | null;
-  rows: Row[];
-  page: number;
-  pageCount: number;
-}
+import type { LeaderboardView } from "~/lib/leaderboards";
 
 export interface StandingsTableProps<Row> {
   rows: Row[];

@@ -45,14 +45,3 @@ export function Pager({ page, pageCount, param = "page", label = "Pagination" }:
     </nav>
   );
 }
-
-/** Pages past this are past the last page of any list: they redirect there instead of overflowing SQL's int. */
-const MAX_PAGE = 1_000_000;
-
-/** Page number from the URL: 1 for anything that is not a positive whole number. */
-export function pageFrom(url: URL, param = "page"): number {
-  const raw = url.searchParams.get(param) ?? "1";
-  if (!/^\d{1,9}$/.test(raw)) return /^\d+$/.test(raw) ? MAX_PAGE : 1;
-  const n = Number(raw);
-  return n > 0 ? Math.min(n, MAX_PAGE) : 1;
-}

@@ -74,3 +74,10 @@ export interface Db {
    */
   finish(): Promise<void>;
 }
+
+/**
+ * A generated row (app/db/row-types.generated.ts, where every view column is nullable) with the columns `K`
+ * that the model knows are never null: a NOT NULL table column the view passes through, a CASE with an else.
+ * Say so once, in the row type of the query, instead of coercing each value.
+ */
+export type NotNull<Row, K extends keyof Row> = Omit<Row, K> & { [P in K]: NonNullable<Row[P]> };

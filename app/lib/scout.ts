@@ -83,36 +83,8 @@ export const LEADERBOARD_LIMIT = 100;
 export const TOP_NOTE_FROM = 50;
 export const PROGRESS_ROWS = 10;
 
-type Toast = { type: "success" | "error"; message: string };
-
-/** The toast after a redeem, as the spec words it. */
-export function redeemToast(code: string): Toast {
-  switch (code) {
-    case "created":
-      return { type: "success", message: "New entry created! Ticket redeemed." };
-    case "no_tickets":
-      return { type: "error", message: "No tickets available to redeem" };
-    case "max_entries":
-      return { type: "error", message: "Maximum 10 entries per matchday" };
-    default:
-      return { type: "error", message: "Failed to create new entry" };
-  }
-}
-
 export const BOTH_SCORES_MESSAGE = "Please enter both scores";
 export const SCORE_RANGE_MESSAGE = "Scores must be whole numbers from 0 to 9.";
-
-/** The toast after saving predictions (an invalid_score here can only be a missing side: ranges are checked first). */
-export function saveToast(code: string): Toast {
-  switch (code) {
-    case "saved":
-      return { type: "success", message: "Prediction saved!" };
-    case "invalid_score":
-      return { type: "error", message: BOTH_SCORES_MESSAGE };
-    default:
-      return { type: "error", message: "Failed to save prediction" };
-  }
-}
 
 export interface ScoreInput {
   fixtureId: string;

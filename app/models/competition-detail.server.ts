@@ -1,25 +1,20 @@
 import postgres from "postgres";
-import type { Db } from "~/db/types";
+import type { ManageSelectionsRow, SetPlayerSelectionResult, UserCompetitionStatsViewRow } from "~/db/row-types.generated";
+import type { Db, NotNull } from "~/db/types";
 import { pageWindow } from "~/lib/paging";
 import {
   competitionInfoQuery,
-  numberOrNull,
-  numberOrZero,
   toCompetitionInfo,
   toKnockoutStanding,
   toSeasonStanding,
   type CompetitionInfo,
   type KnockoutStanding,
+  type KnockoutStandingColumns,
   type SeasonStanding,
+  type SeasonStandingColumns,
 } from "~/models/competition-rows.server";
-import {
-  currentFixturesQuery,
-  currentPickQuery,
-  FIXTURE_COLUMNS,
-  normaliseFixtures,
-  toIso,
-  type FixtureRow,
-} from "~/models/selections.server";
+import { currentFixturesQuery, FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
+import { currentPickQuery } from "~/models/selections.server";
 
 export const PLAYERS_PAGE_SIZE = 10;
 export const STANDINGS_SIZE = 10;
@@ -71,16 +66,24 @@ export function canManageSelections(user: { id: string; role: string }, competit
   return user.role === "admin" || (competition.createdBy !== null && competition.createdBy === user.id);
 }
 
-function playerRow(r: Record<string, unknown>): PlayerRow {
+/** A registered player as the stats view lists them (user_id is the membership's key). */
+type PlayerColumns = NotNull<
+  Pick<UserCompetitionStatsViewRow, "user_id" | "username" | "membership_status" | "joined_match_day" | "knocked_out_on">,
+  "user_id"
+>;
+/** A row of public.manage_selections, with whether the pick is hidden (picked, team not shown yet). */
+type ManageColumns = NotNull<ManageSelectionsRow, "user_id"> & { selection_hidden: boolean | null };
+
+function playerRow(r: PlayerColumns | ManageColumns): PlayerRow {
   return {
-    userId: String(r.user_id),
-    username: typeof r.username === "string" ? r.username : "",
-    membershipStatus: typeof r.membership_status === "string" ? r.membership_status : "active",
-    joinedMatchDay: numberOrNull(r.joined_match_day),
-    knockedOutOn: numberOrNull(r.knocked_out_on),
-    currentSelection: (r.current_selection as string | null) ?? null,
-    selectionHidden: Boolean(r.selection_hidden),
-    hasSelection: Boolean(r.has_selection),
+    userId: r.user_id,
+    username: r.username ?? "",
+    membershipStatus: r.membership_status ?? "active",
+    joinedMatchDay: "joined_match_day" in r ? r.joined_match_day : null,
+    knockedOutOn: "knocked_out_on" in r ? r.knocked_out_on : null,
+    currentSelection: "current_selection" in r ? r.current_selection : null,
+    selectionHidden: "selection_hidden" in r && r.selection_hidden === true,
+    hasSelection: "has_selection" in r && r.has_selection === true,
   };
 }
 
@@ -101,13 +104,18 @@ export async function getCompetitionDetail(
     const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
       await Promise.all([
         competitionInfoQuery(sql, competitionId),
-        sql`
-          select v.membership_status as status, v.knocked_out_on as "knockedOutOn", v.joined_match_day as "joinedMatchDay",
-                 v.selection_status as "selectionStatus"
+        sql<
+          NotNull<
+            Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status">,
+            "membership_status" | "selection_status"
+          >[]
+        >`
+          select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.user_id = ${me}`,
         currentPickQuery(sql, competitionId, me),
-        sql.unsafe(
+        // team_selections' match_day, selected_team and created_at are NOT NULL; the fixture columns as FIXTURE_COLUMNS.
+        sql.unsafe<({ matchDay: number; team: string; createdAt: Date } & Record<string, unknown>)[]>(
           `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
              from public.team_selections ts
              join public.fixtures f on f.id = ts.fixture_id
@@ -115,19 +123,19 @@ export async function getCompetitionDetail(
             order by ts.created_at, ts.match_day`,
           [competitionId, me],
         ),
-        sql`
+        sql<PlayerColumns[]>`
           select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId}
            order by lower(v.username), v.user_id
            limit ${PLAYERS_PAGE_SIZE} offset ${offset}`,
-        sql`
+        sql<SeasonStandingColumns[]>`
           select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.competition_type = 'season'
            order by v.rank nulls last, lower(v.username), v.user_id
            limit ${STANDINGS_SIZE}`,
-        sql`
+        sql<KnockoutStandingColumns[]>`
           select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
             from public.competitions c
            cross join lateral public.knockout_leaderboard_page(c.id, 0, ${STANDINGS_SIZE}) as k
@@ -135,7 +143,7 @@ export async function getCompetitionDetail(
            order by k.position`,
         currentFixturesQuery(sql, competitionId),
         // Rows only for the creator and admins; before the deadline "picked or not", never the team.
-        sql`
+        sql<ManageColumns[]>`
           select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection,
                  (m.has_selection and m.current_selection is null) as selection_hidden
             from public.manage_selections(${competitionId}) m
@@ -150,16 +158,16 @@ export async function getCompetitionDetail(
       competition,
       membership: m
         ? {
-            status: String(m.status),
-            knockedOutOn: numberOrNull(m.knockedOutOn),
-            joinedMatchDay: numberOrZero(m.joinedMatchDay),
-            selectionStatus: String(m.selectionStatus),
+            status: m.membership_status,
+            knockedOutOn: m.knocked_out_on,
+            joinedMatchDay: m.joined_match_day ?? 0,
+            selectionStatus: m.selection_status,
           }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
       mySelections: historyRows.map((r) => ({
-        matchDay: numberOrZero(r.matchDay),
-        team: String(r.team),
+        matchDay: r.matchDay,
+        team: r.team,
         createdAt: toIso(r.createdAt),
         fixture: normaliseFixtures([r])[0],
       })),
@@ -200,24 +208,15 @@ export async function setPlayerSelection(
   team: string,
 ): Promise<SetSelectionCode> {
   try {
-    const rows = await db.asUser(actorId, (sql) => sql`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`);
-    return String(rows[0]?.code ?? "not_found") as SetSelectionCode;
+    const rows = await db.asUser(
+      actorId,
+      (sql) =>
+        sql<{ code: SetPlayerSelectionResult }[]>`select public.set_player_selection(${competitionId}, ${playerId}, ${team}) as code`,
+    );
+    return (rows[0]?.code ?? "not_found") as SetSelectionCode;
   } catch (error) {
     // The pick's own check (team must play that match day) raises check_violation.
     if (error instanceof postgres.PostgresError && error.code === "23514") return "no_fixture";
     throw error;
-  }
-}
-
-export function setSelectionMessage(code: SetSelectionCode | "error"): { type: "success" | "error"; message: string } {
-  switch (code) {
-    case "saved":
-      return { type: "success", message: "Selection updated successfully." };
-    case "no_fixture":
-      return { type: "error", message: "No fixture found for selected team on this matchday." };
-    case "already_picked":
-      return { type: "error", message: "This player has already picked. You can change their pick after the deadline." };
-    default:
-      return { type: "error", message: "Failed to update selection." };
   }
 }

@@ -1,16 +1,19 @@
-import type { PlayerSql } from "~/db/types";
+import type {
+  KnockoutLeaderboardPageRow,
+  MatchdayDeadlineResult,
+  RegistrationStateResult,
+  SelectionOpenResult,
+  UserCompetitionStatsViewRow,
+} from "~/db/row-types.generated";
+import type { NotNull, PlayerSql } from "~/db/types";
 import { DEFAULT_PRIZE } from "~/lib/competition-options";
-import { toIso } from "~/models/selections.server";
+import { toIso } from "~/models/fixture-rows.server";
 
 /**
  * The rows the competition detail page and both leaderboards read alike: the competition header and the season
  * and knockout standing rows. One home, so the pages cannot drift apart in which columns they read (never
  * registration_key) or in how they turn database values into numbers.
  */
-
-/** postgres.js returns bigint and numeric columns as strings, and missing values as null. */
-export const numberOrZero = (v: unknown) => (v == null ? 0 : Number(v));
-export const numberOrNull = (v: unknown) => (v == null ? null : Number(v));
 
 export interface CompetitionInfo {
   id: string;
@@ -59,70 +62,112 @@ export interface KnockoutStanding {
   selectionHidden: boolean;
 }
 
+/** The columns of public.competitions that competitionInfoQuery reads (all NOT NULL but created_by). */
+interface CompetitionColumns {
+  id: string;
+  name: string;
+  type: string;
+  league: string;
+  season: string;
+  status: string;
+  visibility: string;
+  prize: string;
+  current_match_day: number;
+  start_match_day: number;
+  player_count: number;
+  created_by: string | null;
+}
+
+/** A row of competitionInfoQuery: the table's columns, two usernames (left joins) and three functions' results. */
+export type CompetitionInfoRow = CompetitionColumns & {
+  registration_status: RegistrationStateResult;
+  created_by_username: string | null;
+  knockout_winner_username: string | null;
+  deadline: MatchdayDeadlineResult;
+  selection_open: SelectionOpenResult;
+};
+
 /**
  * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
  * winner's usernames, its registration state now, the current match day's deadline and whether picks are open
  * for it. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
  */
 export function competitionInfoQuery(sql: PlayerSql, competitionId: string) {
-  return sql`
-    select c.id, c.name, c.type, c.league, c.season, c.status, public.registration_state(c.id) as "registrationStatus",
-           c.visibility, c.prize, c.current_match_day as "currentMatchDay", c.start_match_day as "startMatchDay",
-           c.player_count as "playerCount", c.created_by as "createdBy",
-           creator.username as "createdByUsername", winner.username as "knockoutWinnerUsername",
+  return sql<CompetitionInfoRow[]>`
+    select c.id, c.name, c.type, c.league, c.season, c.status, public.registration_state(c.id) as registration_status,
+           c.visibility, c.prize, c.current_match_day, c.start_match_day, c.player_count, c.created_by,
+           creator.username as created_by_username, winner.username as knockout_winner_username,
            public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
-           public.selection_open(c.league, c.season, c.current_match_day) as "selectionOpen"
+           public.selection_open(c.league, c.season, c.current_match_day) as selection_open
       from public.competitions c
       left join public.player_names creator on creator.id = c.created_by
       left join public.player_names winner on winner.id = c.knockout_winner
      where c.id = ${competitionId} and c.type in ('season', 'knockout')`;
 }
 
-export function toCompetitionInfo(c: Record<string, unknown>): CompetitionInfo {
+export function toCompetitionInfo(c: CompetitionInfoRow): CompetitionInfo {
   return {
-    id: String(c.id),
-    name: String(c.name),
+    id: c.id,
+    name: c.name,
     type: c.type === "season" ? "season" : "knockout",
-    league: String(c.league),
-    season: String(c.season),
-    status: String(c.status),
-    registrationStatus: String(c.registrationStatus),
-    visibility: String(c.visibility),
-    prize: (c.prize as string | null) || DEFAULT_PRIZE,
-    currentMatchDay: numberOrZero(c.currentMatchDay),
-    startMatchDay: numberOrZero(c.startMatchDay),
-    playerCount: numberOrZero(c.playerCount),
-    createdBy: (c.createdBy as string | null) ?? null,
-    createdByUsername: (c.createdByUsername as string | null) ?? null,
-    knockoutWinnerUsername: (c.knockoutWinnerUsername as string | null) ?? null,
+    league: c.league,
+    season: c.season,
+    status: c.status,
+    registrationStatus: c.registration_status ?? "",
+    visibility: c.visibility,
+    prize: c.prize || DEFAULT_PRIZE,
+    currentMatchDay: c.current_match_day,
+    startMatchDay: c.start_match_day,
+    playerCount: c.player_count,
+    createdBy: c.created_by,
+    createdByUsername: c.created_by_username,
+    knockoutWinnerUsername: c.knockout_winner_username,
     deadline: toIso(c.deadline),
-    selectionOpen: Boolean(c.selectionOpen),
+    selectionOpen: c.selection_open === true,
   };
 }
 
+/**
+ * The season columns of user_competition_stats_view and public.season_leaderboard_page (same names and types);
+ * user_id is the membership's key.
+ */
+export type SeasonStandingColumns = NotNull<
+  Pick<
+    UserCompetitionStatsViewRow,
+    "user_id" | "username" | "rank" | "wins" | "draws" | "losses" | "goals_for" | "goals_against" | "points"
+  >,
+  "user_id"
+>;
+
+/** The knockout columns of public.knockout_leaderboard_page, user_username selected as username. */
+export type KnockoutStandingColumns = NotNull<
+  Pick<KnockoutLeaderboardPageRow, "user_id" | "status" | "knocked_out_on" | "current_selection" | "selection_hidden">,
+  "user_id"
+> & { username: KnockoutLeaderboardPageRow["user_username"] };
+
 /** A row selecting user_id, username, rank, wins, draws, losses, goals_for, goals_against, points. */
-export function toSeasonStanding(r: Record<string, unknown>): SeasonStanding {
+export function toSeasonStanding(r: SeasonStandingColumns): SeasonStanding {
   return {
-    userId: String(r.user_id),
-    username: (r.username as string | null) ?? "",
-    rank: numberOrNull(r.rank),
-    wins: numberOrZero(r.wins),
-    draws: numberOrZero(r.draws),
-    losses: numberOrZero(r.losses),
-    goalsFor: numberOrZero(r.goals_for),
-    goalsAgainst: numberOrZero(r.goals_against),
-    points: numberOrZero(r.points),
+    userId: r.user_id,
+    username: r.username ?? "",
+    rank: r.rank,
+    wins: r.wins ?? 0,
+    draws: r.draws ?? 0,
+    losses: r.losses ?? 0,
+    goalsFor: r.goals_for ?? 0,
+    goalsAgainst: r.goals_against ?? 0,
+    points: r.points ?? 0,
   };
 }
 
 /** A row selecting user_id, username, status, knocked_out_on, current_selection, selection_hidden. */
-export function toKnockoutStanding(r: Record<string, unknown>): KnockoutStanding {
+export function toKnockoutStanding(r: KnockoutStandingColumns): KnockoutStanding {
   return {
-    userId: String(r.user_id),
-    username: (r.username as string | null) ?? "",
-    status: (r.status as string | null) ?? "",
-    knockedOutOn: numberOrNull(r.knocked_out_on),
-    currentSelection: (r.current_selection as string | null) ?? null,
-    selectionHidden: Boolean(r.selection_hidden),
+    userId: r.user_id,
+    username: r.username ?? "",
+    status: r.status ?? "",
+    knockedOutOn: r.knocked_out_on,
+    currentSelection: r.current_selection,
+    selectionHidden: r.selection_hidden === true,
   };
 }

@@ -1,5 +1,6 @@
 import postgres from "postgres";
-import type { Db, PlayerSql } from "~/db/types";
+import type { UserCompetitionStatsViewRow } from "~/db/row-types.generated";
+import type { Db, NotNull, PlayerSql } from "~/db/types";
 import type { SqlFragment } from "~/lib/sql-inline";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
@@ -187,19 +188,24 @@ export interface MyCompetitionsPage extends ListPage<MyCompetitionCard> {
   noActive: boolean;
 }
 
-interface MyRow {
-  competition_id: string;
-  competition: string | null;
-  competition_type: string;
-  league: string;
-  season: string;
-  current_match_day: number | null;
-  joined_match_day: number | null;
-  has_selection: boolean | null;
-  current_selection: string | null;
-  selection_status: string | null;
-  membership_status: string | null;
-}
+/** The columns My Competitions reads from the stats view (the membership's keys and the competition's NOT NULL ones). */
+type MyRow = NotNull<
+  Pick<
+    UserCompetitionStatsViewRow,
+    | "competition_id"
+    | "competition"
+    | "competition_type"
+    | "league"
+    | "season"
+    | "current_match_day"
+    | "joined_match_day"
+    | "has_selection"
+    | "current_selection"
+    | "selection_status"
+    | "membership_status"
+  >,
+  "competition_id" | "competition_type" | "league" | "season"
+>;
 
 export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, requestedPage: number): Promise<MyCompetitionsPage> {
   const { page, offset } = pageWindow(requestedPage, PAGE_SIZE);
@@ -227,7 +233,7 @@ export async function listMyCompetitions(db: Db, userId: string, f: MyFilters, r
         league: r.league,
         season: r.season,
         matchDay: r.current_match_day ?? r.joined_match_day ?? null,
-        hasSelection: Boolean(r.has_selection),
+        hasSelection: r.has_selection === true,
         currentSelection: r.current_selection,
         selectionClosed: r.selection_status === "closed",
         eliminated: r.competition_type === "knockout" && (r.membership_status === "eliminated" || r.selection_status === "eliminated"),

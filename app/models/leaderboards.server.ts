@@ -2,7 +2,14 @@ import type { Db } from "~/db/types";
 import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
 import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
-import type { CompetitionInfo, KnockoutStanding, SeasonStanding } from "~/models/competition-rows.server";
+import type {
+  CompetitionInfo,
+  CompetitionInfoRow,
+  KnockoutStanding,
+  KnockoutStandingColumns,
+  SeasonStanding,
+  SeasonStandingColumns,
+} from "~/models/competition-rows.server";
 
 /** Knockout and season leaderboard page size (spec §9). */
 const LEADERBOARD_PAGE_SIZE = 10;
@@ -25,13 +32,11 @@ interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
 
 const offsetOf = (page: number) => pageWindow(page, LEADERBOARD_PAGE_SIZE).offset;
 
-type Rows = readonly Record<string, unknown>[];
-
 /** Both boards from their first three queries' rows (competition, own row, page); null when the competition is unknown. */
-function toLeaderboard<Row>(
+function toLeaderboard<Columns, Row>(
   page: number,
-  [competitionRows, mineRows, pageRows]: [Rows, Rows, Rows],
-  toRow: (r: Record<string, unknown>) => Row,
+  [competitionRows, mineRows, pageRows]: [readonly CompetitionInfoRow[], readonly Columns[], readonly Columns[]],
+  toRow: (r: Columns) => Row,
 ): Leaderboard<Row> | null {
   const c = competitionRows[0];
   if (!c) return null;
@@ -64,13 +69,13 @@ export async function getKnockoutLeaderboard(
     const rows = await Promise.all([
       competitionInfoQuery(sql, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
-      sql`
+      sql<KnockoutStandingColumns[]>`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
           from public.knockout_leaderboard_position(${competitionId}, ${userId}) as pos
          cross join lateral public.knockout_leaderboard_page(${competitionId}, pos - 1, 1) as k
          where pos is not null and k.user_id = ${userId}
            and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')`,
-      sql`
+      sql<KnockoutStandingColumns[]>`
         select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
           from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
@@ -91,16 +96,16 @@ export async function getSeasonLeaderboard(db: Db, userId: string, competitionId
   return db.asUser(userId, async (sql) => {
     const [competitionRows, mineRows, pageRows, topRows] = await Promise.all([
       competitionInfoQuery(sql, competitionId),
-      sql`
+      sql<SeasonStandingColumns[]>`
         select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId} and v.competition_type = 'season'`,
-      sql`
+      sql<SeasonStandingColumns[]>`
         select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
           from public.season_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as s
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'season')
          order by s.position`,
-      sql`
+      sql<SeasonStandingColumns[]>`
         select s.user_id, s.username, s.rank, s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points
           from public.season_leaderboard_page(${competitionId}, 0, 1) as s
          where s.rank = 1

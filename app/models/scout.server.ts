@@ -1,6 +1,7 @@
-import type { Db } from "~/db/types";
+import type { GetScoutStateRow, RedeemTicketForEntryResult, SaveScoutPredictionsResult } from "~/db/row-types.generated";
+import type { Db, NotNull } from "~/db/types";
 import { LEADERBOARD_LIMIT } from "~/lib/scout";
-import { normaliseFixtures, toIso, type FixtureRow } from "~/models/selections.server";
+import { normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
 
 /**
  * The Scout game's reads and writes (briefs/scout-contract.md). Every rule (lock, tickets, limits, points,
@@ -86,22 +87,8 @@ export interface ScoutPage {
   myRow: ScoutLeaderRow | null;
 }
 
-interface StateRow {
-  competition_id: string;
-  name: string;
-  league: string;
-  season: string;
-  current_match_day: number;
-  lock_time: Date | string | null;
-  locked: boolean;
-  has_fixtures: boolean;
-  footycoach_tickets: number;
-  referral_tickets: number;
-  prize_title: string | null;
-  prize_description: string | null;
-  prize_terms_url: string | null;
-  prize_image_url: string | null;
-}
+/** The player's state of a Scout competition (public.get_scout_state); its keys and names are NOT NULL columns. */
+type StateRow = NotNull<GetScoutStateRow, "competition_id" | "name" | "league" | "season" | "current_match_day">;
 
 interface BoardRow {
   rank: number | string;
@@ -213,12 +200,12 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
           name: s.name,
           league: s.league,
           season: s.season,
-          currentMatchDay: Number(s.current_match_day),
+          currentMatchDay: s.current_match_day,
           lockTime: toIso(s.lock_time),
-          locked: Boolean(s.locked),
-          hasFixtures: Boolean(s.has_fixtures),
-          footycoachTickets: Number(s.footycoach_tickets ?? 0),
-          referralTickets: Number(s.referral_tickets ?? 0),
+          locked: s.locked === true,
+          hasFixtures: s.has_fixtures === true,
+          footycoachTickets: s.footycoach_tickets ?? 0,
+          referralTickets: s.referral_tickets ?? 0,
           prize:
             s.prize_title || s.prize_description || s.prize_terms_url || s.prize_image_url
               ? { title: s.prize_title, description: s.prize_description, termsUrl: s.prize_terms_url, imageUrl: s.prize_image_url }
@@ -268,9 +255,10 @@ export async function redeemTicket(db: Db, userId: string, competitionId: string
   try {
     const rows = await db.asUser(
       userId,
-      (sql) => sql<{ code: string }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
+      (sql) =>
+        sql<{ code: RedeemTicketForEntryResult }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
     );
-    return String(rows[0]?.code ?? "error");
+    return rows[0]?.code ?? "error";
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error("redeem_ticket_for_entry failed:", (error as Error)?.message ?? error);
@@ -289,9 +277,11 @@ export async function savePredictions(
     const rows = await db.asUser(
       userId,
       (sql) =>
-        sql<{ code: string }[]>`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
+        sql<
+          { code: SaveScoutPredictionsResult }[]
+        >`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
     );
-    return String(rows[0]?.code ?? "error");
+    return rows[0]?.code ?? "error";
   } catch (error) {
     if (error instanceof Response) throw error;
     console.error("save_scout_predictions failed:", (error as Error)?.message ?? error);

@@ -8,7 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { competitionNotFound } from "~/components/CompetitionNotFound";
+import { competitionNotFound } from "~/lib/competition-not-found";
 import { CompetitionStandings } from "~/components/competition/CompetitionStandings";
 import { DetailsPanel } from "~/components/competition/DetailsPanel";
 import { ManageSelectionsPanel } from "~/components/competition/ManageSelectionsPanel";
@@ -20,7 +20,7 @@ import { SectionTabs } from "~/components/SectionTabs";
 import { FixtureList } from "~/components/FixtureList";
 import { HowToPlay } from "~/components/HowToPlay";
 import { PageLoading } from "~/components/PageLoading";
-import { pageFrom } from "~/components/Pager";
+import { pageFrom } from "~/lib/paging";
 import { intentOf, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { UUID_PATTERN, isUuid } from "~/lib/ids";
 import {
@@ -29,14 +29,13 @@ import {
   getCompetitionDetail,
   PLAYERS_PAGE_SIZE,
   setPlayerSelection,
-  setSelectionMessage,
   type SetSelectionCode,
 } from "~/models/competition-detail.server";
-import { registerMessage, unregisterMessage } from "~/lib/membership-messages";
+import { registerMessage, setSelectionMessage, unregisterMessage } from "~/lib/outcome-messages";
 import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
-import { groupFixtures } from "~/models/selections.server";
+import { groupFixtures } from "~/models/fixture-rows.server";
 import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";

@@ -2,7 +2,7 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { useLoaderData } from "@remix-run/react";
 import { LeaderboardPage, type StandingsTableProps } from "~/components/LeaderboardPage";
 import type { KnockoutStanding } from "~/models/competition-rows.server";
-import { loadLeaderboard } from "~/models/leaderboard-loader.server";
+import { loadLeaderboard } from "~/loaders/leaderboard.server";
 import { getKnockoutLeaderboard } from "~/models/leaderboards.server";
 import css from "~/styles/leaderboard.css?url";
 import { StatusBadge, YouBadge } from "~/components/Badges";

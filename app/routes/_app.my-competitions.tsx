@@ -2,7 +2,8 @@ import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run
 import { Link, useLoaderData } from "@remix-run/react";
 import { FilterBar } from "~/components/FilterBar";
 import { JoinedCompetitionCard } from "~/components/JoinedCompetitionCard";
-import { Pager, pageFrom } from "~/components/Pager";
+import { Pager } from "~/components/Pager";
+import { pageFrom } from "~/lib/paging";
 import { MY_FILTER_FIELDS, myFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import { listMyCompetitions } from "~/models/competitions.server";

@@ -5,7 +5,7 @@ import { LeaderboardPage, type StandingsTableProps } from "~/components/Leaderbo
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { ordinal } from "~/lib/ordinal";
 import type { SeasonStanding } from "~/models/competition-rows.server";
-import { loadLeaderboard } from "~/models/leaderboard-loader.server";
+import { loadLeaderboard } from "~/loaders/leaderboard.server";
 import { getSeasonLeaderboard } from "~/models/leaderboards.server";
 import css from "~/styles/leaderboard.css?url";
 

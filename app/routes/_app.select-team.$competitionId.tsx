@@ -1,12 +1,15 @@
 import type { ActionFunctionArgs, AppLoadContext, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { CompetitionErrorBoundary, competitionNotFound } from "~/components/CompetitionNotFound";
+import { CompetitionErrorBoundary } from "~/components/CompetitionNotFound";
+import { competitionNotFound } from "~/lib/competition-not-found";
 import { z } from "zod";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
-import { getTeamSelectionPage, groupFixtures, saveTeamSelection, selectionRefusalReason } from "~/models/selections.server";
+import { selectionRefusalReason } from "~/lib/outcome-messages";
+import { groupFixtures } from "~/models/fixture-rows.server";
+import { getTeamSelectionPage, saveTeamSelection } from "~/models/selections.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";

@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  entryLabel,
-  lockBadgeText,
-  matchDaysNewestFirst,
-  parseScores,
-  predictionBadge,
-  progressPercent,
-  redeemToast,
-  saveToast,
-} from "~/lib/scout";
+import { entryLabel, lockBadgeText, matchDaysNewestFirst, parseScores, predictionBadge, progressPercent } from "~/lib/scout";
+import { redeemToast, saveToast } from "~/lib/outcome-messages";
 
 const now = new Date("2026-11-22T12:00:00Z");
 const later = (ms: number) => new Date(now.getTime() + ms);

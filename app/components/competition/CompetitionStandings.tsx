@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { StatusBadge } from "~/components/Badges";
-import { leaderboardPath } from "~/components/LeaderboardPage";
+import { leaderboardPath } from "~/lib/leaderboards";
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { ordinal } from "~/lib/ordinal";
 import type { KnockoutStanding, SeasonStanding } from "~/models/competition-rows.server";

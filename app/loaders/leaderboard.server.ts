@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { competitionNotFound } from "~/components/CompetitionNotFound";
-import { leaderboardPath, type LeaderboardView } from "~/components/LeaderboardPage";
-import { pageFrom } from "~/components/Pager";
+import { competitionNotFound } from "~/lib/competition-not-found";
+import { leaderboardPath, type LeaderboardView } from "~/lib/leaderboards";
+import { pageFrom } from "~/lib/paging";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import type { Db } from "~/db/types";
 import type { Leaderboard } from "~/models/leaderboards.server";
