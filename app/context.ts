@@ -1,15 +1,5 @@
-import type { Db } from "./db/types";
+import type { Db, SessionUser } from "./db/types";
 import type { Env } from "./env.server";
-
-export interface SessionUser {
-  id: string;
-  email: string;
-  username: string | null;
-  role: "player" | "admin";
-  timeZone: string | null;
-  analyticsConsent: boolean | null;
-  sessionId: string;
-}
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
