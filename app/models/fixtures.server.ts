@@ -1,5 +1,4 @@
 import postgres from "postgres";
-import { z } from "zod";
 import type { Db } from "~/db/types";
 import type { CsvRowError, FixtureCsvRow } from "~/lib/csv";
 import { ACCESS_DENIED } from "~/admin.server";
@@ -11,8 +10,6 @@ import { formatKickoff } from "~/lib/date-format";
  * what depends on a result, per-row upsert) live in the SQL functions save_fixture_result,
  * set_fixture_postponed and upsert_fixtures.
  */
-
-export const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
 
 export interface AdminFixture {
   id: string;
@@ -103,23 +100,18 @@ export async function loadResults(
   });
 }
 
-const score = z
-  .string({ error: SCORE_MESSAGE })
-  .trim()
-  .regex(/^\d{1,2}$/, SCORE_MESSAGE)
-  .transform(Number)
-  .refine((n) => n >= 0 && n <= 30, SCORE_MESSAGE);
+/** A result to save, as the Results form's schema gives it (app/routes/_app.admin.fixtures.tsx). */
+export interface SaveResultInput {
+  fixtureId: string;
+  homeScore: number;
+  awayScore: number;
+}
 
-export const SaveResultSchema = z.object({
-  fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
-  homeScore: score,
-  awayScore: score,
-});
-
-export const PostponeSchema = z.object({
-  fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
-  postponed: z.enum(["true", "false"]).transform((v) => v === "true"),
-});
+/** A postponement to set or undo, as the Results form's schema gives it. */
+export interface PostponeInput {
+  fixtureId: string;
+  postponed: boolean;
+}
 
 export type ActionResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 
@@ -135,7 +127,7 @@ export function failure(error: unknown, fallback: string): ActionResult {
   return { ok: false, status: 500, message: fallback };
 }
 
-export async function saveResult(db: Db, userId: string, input: z.output<typeof SaveResultSchema>): Promise<ActionResult> {
+export async function saveResult(db: Db, userId: string, input: SaveResultInput): Promise<ActionResult> {
   try {
     const rows = await db.asUser(
       userId,
@@ -153,7 +145,7 @@ export async function saveResult(db: Db, userId: string, input: z.output<typeof 
   }
 }
 
-export async function setPostponed(db: Db, userId: string, input: z.output<typeof PostponeSchema>): Promise<ActionResult> {
+export async function setPostponed(db: Db, userId: string, input: PostponeInput): Promise<ActionResult> {
   try {
     const rows = await db.asUser(
       userId,

@@ -1,14 +1,10 @@
 import postgres from "postgres";
-import { z } from "zod";
 import type { Db } from "~/db/types";
-import { isCalendarDate } from "~/lib/validation";
 
 /*
  * Release notes (admin panel): list, create, edit, publish/unpublish, delete. Plain SQL as the admin
  * (db.asUser); the admin-only policies on public.release_notes decide who may write.
  */
-
-const NOTE_REQUIRED = "Please fill in all required fields";
 
 export interface ReleaseNote {
   id: string;
@@ -49,22 +45,13 @@ export async function listReleaseNotes(db: Db, userId: string): Promise<ReleaseN
   return rows.map(toNote);
 }
 
-const required = (max: number, tooLong: string) => z.string({ error: NOTE_REQUIRED }).trim().min(1, NOTE_REQUIRED).max(max, tooLong);
-
-export const ReleaseNoteSchema = z.object({
-  version: required(50, "Version must be at most 50 characters."),
-  title: required(200, "Title must be at most 200 characters."),
-  content: required(100000, "Content must be at most 100,000 characters."),
-  releaseDate: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || null)
-    .refine((v) => v === null || isCalendarDate(v), "Please enter a valid release date."),
-});
-type ReleaseNoteInput = z.output<typeof ReleaseNoteSchema>;
-
-export const NoteIdSchema = z.uuid();
+/** A note as the Release Notes form's schema gives it (app/routes/_app.admin.release-notes.tsx). */
+interface ReleaseNoteInput {
+  version: string;
+  title: string;
+  content: string;
+  releaseDate: string | null;
+}
 
 type NoteResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 

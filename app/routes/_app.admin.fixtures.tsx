@@ -7,12 +7,33 @@ import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 import { formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { loadResults, PostponeSchema, saveResult, SaveResultSchema, setPostponed } from "~/models/fixtures.server";
+import { loadResults, saveResult, setPostponed } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
+import { z } from "zod";
 
 /** Admin panel, Results (/admin/fixtures): a match day's fixtures, save a result (locked until Edit), postpone. */
 
 const PATH = ADMIN_PATHS.results;
+
+const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
+
+const score = z
+  .string({ error: SCORE_MESSAGE })
+  .trim()
+  .regex(/^\d{1,2}$/, SCORE_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= 0 && n <= 30, SCORE_MESSAGE);
+
+const SaveResultSchema = z.object({
+  fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
+  homeScore: score,
+  awayScore: score,
+});
+
+const PostponeSchema = z.object({
+  fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
+  postponed: z.enum(["true", "false"]).transform((v) => v === "true"),
+});
 
 function oneOf<T extends string>(value: string | null, list: readonly T[], fallback: T): T {
   return value !== null && (list as readonly string[]).includes(value) ? (value as T) : fallback;

@@ -6,21 +6,37 @@ import { ReleaseNotesSection, type NoteFormValues } from "~/components/admin/Rel
 import { ADMIN_PATHS } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { todayIn } from "~/lib/validation";
+import { isCalendarDate, todayIn } from "~/lib/validation";
 import {
   createReleaseNote,
   deleteReleaseNote,
   listReleaseNotes,
-  NoteIdSchema,
-  ReleaseNoteSchema,
   setReleaseNotePublished,
   updateReleaseNote,
 } from "~/models/release-notes.server";
 import { redirectWithToast } from "~/toast.server";
+import { z } from "zod";
 
 /** Admin panel, Release Notes (/admin/release-notes): list, create, edit, publish / unpublish, delete. */
 
 const PATH = ADMIN_PATHS.notes;
+
+const NOTE_REQUIRED = "Please fill in all required fields";
+const required = (max: number, tooLong: string) => z.string({ error: NOTE_REQUIRED }).trim().min(1, NOTE_REQUIRED).max(max, tooLong);
+
+const ReleaseNoteSchema = z.object({
+  version: required(50, "Version must be at most 50 characters."),
+  title: required(200, "Title must be at most 200 characters."),
+  content: required(100000, "Content must be at most 100,000 characters."),
+  releaseDate: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || null)
+    .refine((v) => v === null || isCalendarDate(v), "Please enter a valid release date."),
+});
+
+const NoteIdSchema = z.uuid();
 
 const uuidParam = (v: string | null) => (v && NoteIdSchema.safeParse(v).success ? v : null);
 
