@@ -10,7 +10,8 @@
 -- security, policies, comments and grants, each view and function by its comment and grants.
 --
 -- Contents
---   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
+--   account tables: accounts, auth_attempts, email_confirmation_tokens, mail_outbox, password_reset_tokens,
+--                   sessions
 --   auth functions: uid
 --   private tables: job_runs, push_deliveries, scout_scoring_queue
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
@@ -82,6 +83,7 @@ CREATE TABLE account.accounts (
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
     updated_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
     signup_referral_code text,
+    confirmed_at timestamp with time zone,
     CONSTRAINT accounts_email_format CHECK (((email = lower(email)) AND (email = btrim(email)) AND ((char_length(email) >= 3) AND (char_length(email) <= 254)) AND (POSITION(('@'::text) IN (email)) > 1))),
     CONSTRAINT accounts_password_hash_not_blank CHECK ((password_hash <> ''::text)),
     CONSTRAINT accounts_signup_referral_code_format CHECK ((signup_referral_code ~ '^[A-Z0-9]{1,8}$'::text))
@@ -97,7 +99,13 @@ COMMENT ON COLUMN account.accounts.password_hash IS 'bcrypt hash made in SQL: ex
 -- Name: COLUMN accounts.signup_referral_code; Type: COMMENT; Schema: account
 --
 
-COMMENT ON COLUMN account.accounts.signup_referral_code IS 'The referral code typed at sign-up (upper-cased), kept as a record; the award itself is made at sign-up by public.handle_referral_signup (referrals and tickets).';
+COMMENT ON COLUMN account.accounts.signup_referral_code IS 'The referral code typed at sign-up (normalised: upper-case letters and digits), kept for the award, which public.handle_referral_signup makes when the account confirms its e-mail (referrals and tickets).';
+
+--
+-- Name: COLUMN accounts.confirmed_at; Type: COMMENT; Schema: account
+--
+
+COMMENT ON COLUMN account.accounts.confirmed_at IS 'When the account''s confirmation link was opened; null = not confirmed yet: no login and no referral award. Accounts older than migration 20261125130000 were marked confirmed as of their creation.';
 
 --
 -- Name: accounts accounts_email_key; Type: CONSTRAINT; Schema: account
@@ -142,7 +150,7 @@ CREATE TABLE account.auth_attempts (
     success boolean NOT NULL,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
     CONSTRAINT auth_attempts_key_length CHECK (((char_length(key) >= 1) AND (char_length(key) <= 400))),
-    CONSTRAINT auth_attempts_kind_check CHECK ((kind = ANY (ARRAY['login'::text, 'reset'::text])))
+    CONSTRAINT auth_attempts_kind_check CHECK ((kind = ANY (ARRAY['login'::text, 'reset'::text, 'signup'::text, 'resend'::text, 'confirm'::text])))
 );
 
 --
@@ -176,6 +184,46 @@ CREATE INDEX auth_attempts_key_created_at_idx ON account.auth_attempts USING btr
 --
 
 ALTER TABLE account.auth_attempts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_confirmation_tokens; Type: TABLE; Schema: account
+--
+
+CREATE TABLE account.email_confirmation_tokens (
+    token_hash text NOT NULL,
+    user_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT email_confirmation_tokens_expiry_after_creation CHECK ((expires_at > created_at)),
+    CONSTRAINT email_confirmation_tokens_hash_is_sha256_hex CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+--
+-- Name: email_confirmation_tokens email_confirmation_tokens_pkey; Type: CONSTRAINT; Schema: account
+--
+
+ALTER TABLE ONLY account.email_confirmation_tokens
+    ADD CONSTRAINT email_confirmation_tokens_pkey PRIMARY KEY (token_hash);
+
+--
+-- Name: email_confirmation_tokens_user_id_idx; Type: INDEX; Schema: account
+--
+
+CREATE INDEX email_confirmation_tokens_user_id_idx ON account.email_confirmation_tokens USING btree (user_id);
+
+--
+-- Name: email_confirmation_tokens email_confirmation_tokens_user_id_fkey; Type: FK CONSTRAINT; Schema: account
+--
+
+ALTER TABLE ONLY account.email_confirmation_tokens
+    ADD CONSTRAINT email_confirmation_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES account.accounts(id) ON DELETE CASCADE;
+
+--
+-- Name: email_confirmation_tokens; Type: ROW SECURITY; Schema: account
+--
+
+ALTER TABLE account.email_confirmation_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: mail_outbox; Type: TABLE; Schema: account
@@ -1510,9 +1558,11 @@ begin
   if v_referrer.id = p_referred_user_id or pg_catalog.lower(v_referrer.email) = v_email then
     return false;
   end if;
-  -- The referred account must exist (referrals.referred_id references it); its own email counts as well.
+  -- The referred account must exist (referrals.referred_id references it) and have confirmed its e-mail; its
+  -- own email counts as well.
   if not exists (select 1 from account.accounts a
-                  where a.id = p_referred_user_id and pg_catalog.lower(a.email) <> pg_catalog.lower(v_referrer.email)) then
+                  where a.id = p_referred_user_id and a.confirmed_at is not null
+                    and pg_catalog.lower(a.email) <> pg_catalog.lower(v_referrer.email)) then
     return false;
   end if;
 
@@ -1533,7 +1583,7 @@ $_$;
 -- Name: FUNCTION handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text); Type: COMMENT; Schema: private
 --
 
-COMMENT ON FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) IS 'Awards the owner of p_referral_code one referral ticket for the sign-up of p_referred_user_id: once per referred account, never to oneself; false when nothing was awarded (unknown code, self, already referred).';
+COMMENT ON FUNCTION private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text) IS 'Awards the owner of p_referral_code one referral ticket for the sign-up of p_referred_user_id once that account has confirmed its e-mail: once per referred account, never to oneself; false when nothing was awarded (unknown code, self, not confirmed, already referred).';
 
 --
 -- Name: FUNCTION handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text); Type: ACL; Schema: private

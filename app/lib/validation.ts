@@ -40,6 +40,12 @@ export const SignupSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email });
 
+/** Asking for a new confirmation link: the e-mail only (the answer is the same whether it has an account). */
+export const ResendConfirmationSchema = z.object({ email });
+
+/** The token of a confirmation link, posted back by its page's button; confirmEmail decides whether it works. */
+export const ConfirmEmailSchema = z.object({ token: z.string().default("") });
+
 export const ResetPasswordSchema = z.object({
   token: z.string({ error: "This reset link is invalid or has expired." }).min(20, "This reset link is invalid or has expired.").max(200),
   password: newPassword,

@@ -2,13 +2,12 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { AuthForm, AuthPage, EmailField, NewPasswordField } from "~/components/AuthPage";
 import { Field } from "~/components/Field";
+import { CHECK_EMAIL } from "~/lib/account-messages";
 import { invalid, parseForm, readForm } from "~/lib/forms.server";
 import { SignupSchema } from "~/lib/validation";
+import { sendConfirmationMail } from "~/mail.server";
 import { createAccount } from "~/models/account.server";
-import { startSession } from "~/session.server";
-import { toastCookie } from "~/toast.server";
-
-const REFERRAL_AWARDED = "Signup successful! Your referrer has been awarded a bonus ticket.";
+import { redirectWithToast } from "~/toast.server";
 
 export const meta: MetaFunction = () => [{ title: "Sign up | FootyCoach" }];
 
@@ -22,20 +21,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return invalid(parsed.errors);
 
   const { email, password, referralCode } = parsed.data;
-  const created = await createAccount(context.db, email, password, referralCode);
-  if (!created.ok) return data({ errors: {}, message: created.message }, { status: 409 });
+  const created = await createAccount(context.db, email, password, referralCode, context.clientAddress);
+  if (!created.ok) return data({ errors: {}, message: created.message }, { status: created.throttled ? 429 : 409 });
 
-  // No e-mail confirmation step exists (decision 004): the new player is signed in and goes on to set up a profile.
-  const headers = new Headers();
-  headers.append("Set-Cookie", await startSession(request, context.env, context.db, created.userId));
-  headers.append(
-    "Set-Cookie",
-    await toastCookie(context.env, {
-      type: "success",
-      message: created.referralAwarded ? REFERRAL_AWARDED : "Signup successful! Let's set up your profile.",
-    }),
-  );
-  return redirect("/setup-profile", { headers });
+  // No session yet: the account logs in (and a referral code counts) once the mailed link is opened (decision 004).
+  await sendConfirmationMail(context.env, context.db, new URL(request.url).origin, email, created.token);
+  return redirectWithToast(context.env, "/login", { type: "success", message: CHECK_EMAIL });
 }
 
 /** The code of a shared link (/signup?ref=CODE), upper-cased; anything that is not a code is left out. */
@@ -45,7 +36,7 @@ function referralFromLink(ref: string | null): string {
 }
 
 export default function Signup() {
-  const result = useActionData<typeof action>();
+  const result = useActionData<typeof action>() as { errors: Record<string, string>; message: string | null } | undefined;
   const [params] = useSearchParams();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (

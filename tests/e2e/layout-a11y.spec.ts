@@ -258,6 +258,8 @@ test("axe: public pages, profile setup and the 404 page", async ({ page, loginAs
     ["sign up", "/signup"],
     ["forgot password", "/forgot-password"],
     ["reset password without a token", "/reset-password"],
+    ["confirm email without a token", "/confirm-email"],
+    ["confirm email with a used or unknown link", `/confirm-email?token=${"x".repeat(43)}`],
     ["terms", "/terms"],
     ["privacy", "/privacy"],
     ["404", "/no-such-page", 404],
