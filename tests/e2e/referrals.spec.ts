@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { createPlayer } from "../support/factories";
 import { currentMatchDay, LEAGUE, SEASON } from "./arrange";
 import { E2E } from "./env";
-import { CHECK_EMAIL, confirmEmail, db, expect, removeAfterTest, test, uniqueEmail, uniqueName } from "./fixtures";
+import { CHECK_EMAIL, confirmEmail, db, expect, removeAfterTest, signUpHttp, test, uniqueEmail, uniqueName } from "./fixtures";
 
 /**
  * Referrals (the award when the referred friend confirms their e-mail, /profile's panel with copy and share
@@ -98,6 +98,31 @@ test("a sign-up with an unknown code still signs up, and awards nobody", async (
   await page.context().clearCookies();
   await page.goto("/signup?ref=%3Cscript%3E");
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue("");
+});
+
+test("a referral code typed with a dash or a space never blocks the sign-up, and a real one still counts", async ({ page, request }) => {
+  // Through the page: "ab-12345" is no code anyone has (the alphabet has no 1), but the sign-up goes through.
+  const email = uniqueEmail("dashed");
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E.password);
+  await page.getByLabel("Referral code (optional)").fill("ab-12345");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(CHECK_EMAIL)).toBeVisible();
+  const [account] = await db()`select signup_referral_code from account.accounts where email = ${email}`;
+  expect(account.signup_referral_code).toBe("AB12345");
+
+  // A friend's real code posted as typed, lower case with a space (no JavaScript to tidy it): the referrer is
+  // awarded when the friend confirms.
+  const referrer = await createPlayer(db(), { username: uniqueName(), password: E2E.password });
+  const code = await codeOf(referrer.id);
+  for (const typed of [`${code.slice(0, 4).toLowerCase()} ${code.slice(4)}`, `${code.slice(0, 4)}-${code.slice(4)}`]) {
+    await signUpHttp(request, uniqueEmail("typed"), { referralCode: typed });
+  }
+  const [row] = await db()<{ n: number }[]>`
+    select count(*)::int as n from public.tickets where user_id = ${referrer.id} and ticket_type = 'referral'`;
+  expect(row.n).toBe(2);
 });
 
 test("profile: copy the referral code, share links to /signup?ref=CODE, and a display name", async ({
