@@ -13,7 +13,7 @@
 --   account tables: accounts, auth_attempts, email_confirmation_tokens, mail_outbox, password_reset_tokens,
 --                   sessions
 --   auth functions: uid
---   private tables: job_runs, push_deliveries, scout_scoring_queue
+--   private tables: job_runs, profile_names, push_deliveries, scout_scoring_queue
 --   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
 --                      advance_scout_competitions, after_fixture_change, authenticate,
 --                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
@@ -28,20 +28,20 @@
 --                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
 --                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
 --                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
---                      lock_scout_competitions, matchdays_sync_competitions, player_names_sync_sort_name,
---                      process_competition, process_due_matchdays, profiles_before_insert,
---                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name,
---                      queue_reminders, random_code, record_push_outcomes, redeem_ticket_for_entry,
---                      refresh_matchday, refresh_membership_stats, refresh_memberships,
---                      refresh_scout_season_totals, registration_is_open, registration_state,
---                      reprocess_competition, require_admin, rerank_competition, save_fixture_result,
---                      save_push_subscription, save_scout_predictions, save_team_selection,
---                      score_scout_fixtures, score_scout_sweep, scout_display_name,
---                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
---                      set_updated_at, stranded_push_deliveries, team_selections_before_write,
---                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
---                      user_selections_before_write, user_selections_player_count, user_selections_rerank,
---                      user_selections_set_sort_name
+--                      lock_scout_competitions, matchdays_sync_competitions, name_key,
+--                      player_names_sync_sort_name, process_competition, process_due_matchdays,
+--                      profiles_before_insert, profiles_check_age, profiles_claim_names,
+--                      profiles_protect_columns, profiles_sync_player_name, queue_reminders, random_code,
+--                      record_push_outcomes, redeem_ticket_for_entry, refresh_matchday,
+--                      refresh_membership_stats, refresh_memberships, refresh_scout_season_totals,
+--                      registration_is_open, registration_state, reprocess_competition, require_admin,
+--                      rerank_competition, save_fixture_result, save_push_subscription,
+--                      save_scout_predictions, save_team_selection, score_scout_fixtures, score_scout_sweep,
+--                      scout_display_name, scout_entries_before_write, scout_points, set_fixture_postponed,
+--                      set_player_selection, set_updated_at, stranded_push_deliveries,
+--                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
+--                      unregister_competition, upsert_fixtures, user_selections_before_write,
+--                      user_selections_player_count, user_selections_rerank, user_selections_set_sort_name
 --   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
 --                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
 --                  scout_entries, scout_predictions, scout_season_totals, team_selections, tickets,
@@ -452,6 +452,48 @@ ALTER TABLE private.job_runs ENABLE ROW LEVEL SECURITY;
 --
 
 GRANT ALL ON TABLE private.job_runs TO service_role;
+
+--
+-- Name: profile_names; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.profile_names (
+    name_key text NOT NULL,
+    user_id uuid NOT NULL,
+    CONSTRAINT profile_names_key_not_blank CHECK ((name_key <> ''::text))
+);
+
+--
+-- Name: TABLE profile_names; Type: COMMENT; Schema: private
+--
+
+COMMENT ON TABLE private.profile_names IS 'The usernames and display names in use, by private.name_key: one holder per key (the primary key is the one-namespace rule). Kept by the trigger profiles_claim_names; never written by players.';
+
+--
+-- Name: profile_names profile_names_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.profile_names
+    ADD CONSTRAINT profile_names_pkey PRIMARY KEY (name_key);
+
+--
+-- Name: profile_names_user_id_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX profile_names_user_id_idx ON private.profile_names USING btree (user_id);
+
+--
+-- Name: profile_names profile_names_user_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.profile_names
+    ADD CONSTRAINT profile_names_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: profile_names; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.profile_names ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: push_deliveries; Type: TABLE; Schema: private
@@ -1895,6 +1937,36 @@ $$;
 REVOKE ALL ON FUNCTION private.matchdays_sync_competitions() FROM PUBLIC;
 
 --
+-- Name: name_key(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.name_key(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select nullif(
+    pg_catalog.lower(pg_catalog.btrim(
+      pg_catalog.regexp_replace(
+        pg_catalog.normalize(p_name, 'NFKC'),
+        '[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]',
+        '', 'g'),
+      ' ' || pg_catalog.chr(9) || pg_catalog.chr(10) || pg_catalog.chr(11) || pg_catalog.chr(12) || pg_catalog.chr(13))),
+    '')
+$$;
+
+--
+-- Name: FUNCTION name_key(p_name text); Type: COMMENT; Schema: private
+--
+
+COMMENT ON FUNCTION private.name_key(p_name text) IS 'The key usernames and display names are compared by: NFKC, invisible format characters removed, trimmed, lower case; null for a blank name.';
+
+--
+-- Name: FUNCTION name_key(p_name text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.name_key(p_name text) FROM PUBLIC;
+
+--
 -- Name: player_names_sync_sort_name(); Type: FUNCTION; Schema: private
 --
 
@@ -2137,6 +2209,66 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.profiles_check_age() FROM PUBLIC;
+
+--
+-- Name: profiles_claim_names(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.profiles_claim_names() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_username text := private.name_key(new.username);
+  v_display text := private.name_key(new.display_name);
+  v_key text;
+  v_username_taken boolean := false;
+  v_display_taken boolean := false;
+begin
+  -- The names this profile no longer uses are free again.
+  delete from private.profile_names n
+   where n.user_id = new.id
+     and n.name_key is distinct from v_username
+     and n.name_key is distinct from v_display;
+
+  for v_key in
+    select k.name_key from (values (v_username), (v_display)) as k(name_key)
+     where k.name_key is not null
+     group by k.name_key
+     order by k.name_key
+  loop
+    -- Inserted, or already this profile's (the no-op update keeps it): found. Another profile's: not found.
+    insert into private.profile_names as n (name_key, user_id)
+    values (v_key, new.id)
+    on conflict (name_key) do update set user_id = excluded.user_id
+     where n.user_id = excluded.user_id;
+    if not found then
+      v_username_taken := v_username_taken or v_key = v_username;
+      v_display_taken := v_display_taken or v_key is not distinct from v_display;
+    end if;
+  end loop;
+
+  if v_username_taken then
+    raise exception using
+      errcode = 'unique_violation',
+      constraint = 'profiles_username_taken',
+      message = 'Username is already taken.';
+  end if;
+  if v_display_taken then
+    raise exception using
+      errcode = 'unique_violation',
+      constraint = 'profiles_display_name_taken',
+      message = 'Display name is already taken.';
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: FUNCTION profiles_claim_names(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.profiles_claim_names() FROM PUBLIC;
 
 --
 -- Name: profiles_protect_columns(); Type: FUNCTION; Schema: private
@@ -4598,6 +4730,12 @@ CREATE TRIGGER profiles_before_insert BEFORE INSERT ON public.profiles FOR EACH 
 --
 
 CREATE TRIGGER profiles_check_age BEFORE INSERT OR UPDATE OF date_of_birth, time_zone ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_check_age();
+
+--
+-- Name: profiles profiles_claim_names; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER profiles_claim_names AFTER INSERT OR UPDATE OF username, display_name ON public.profiles FOR EACH ROW EXECUTE FUNCTION private.profiles_claim_names();
 
 --
 -- Name: profiles profiles_grant_footycoach_tickets; Type: TRIGGER; Schema: public

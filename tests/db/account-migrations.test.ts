@@ -52,3 +52,52 @@ describe("e-mail confirmation (20261125130000)", () => {
     expect(fresh.confirmed_at).toBeNull();
   });
 });
+
+describe("one namespace for usernames and display names (20261125130300)", () => {
+  async function withProfiles(profiles: { username: string; display_name?: string }[]) {
+    const db = await migratedBefore("20261125130300");
+    for (const p of profiles) {
+      const [{ id }] = await db.sql`insert into account.accounts (email, password_hash, confirmed_at)
+                                    values (${`${p.username.toLowerCase()}@example.test`}, 'x', now()) returning id`;
+      await db.sql`insert into public.profiles (id, username, date_of_birth, gender, display_name)
+                   values (${id}, ${p.username}, '1990-01-01', 'male', ${p.display_name ?? null})`;
+    }
+    return db;
+  }
+
+  it("stops with the list of clashing names when profiles already clash, and changes nothing", async () => {
+    const db = await withProfiles([
+      { username: "DemoPlayer" },
+      { username: "Impostor", display_name: "demoplayer" },
+      { username: "Fan", display_name: "Gaffer" },
+      { username: "Other", display_name: "GAFFER" },
+      { username: "Innocent", display_name: "Innocent" },
+    ]);
+    const failure = migrate(db.sql, MIGRATIONS_DIR);
+    await expect(failure).rejects.toThrow(/20261125130300_create_profile_names\.sql failed: .*these clash: /);
+    const message = await failure.catch((e: Error) => e.message);
+    for (const name of ["username 'DemoPlayer'", "display name 'demoplayer'", "display name 'Gaffer'", "display name 'GAFFER'"]) {
+      expect(message).toContain(name);
+    }
+    expect(message).not.toContain("Innocent");
+    const [state] = await db.sql`
+      select to_regclass('private.profile_names') is null as no_table,
+             (select count(*)::int from supabase_migrations.schema_migrations where version >= '20261125130300') as recorded`;
+    expect(state).toEqual({ no_table: true, recorded: 0 });
+  });
+
+  it("records the names in use when nothing clashes (a player's own two names may be equal)", async () => {
+    const db = await withProfiles([
+      { username: "Alpha", display_name: "alpha" },
+      { username: "Beta", display_name: "The Beta" },
+    ]);
+    await migrate(db.sql, MIGRATIONS_DIR);
+    const rows = await db.sql`select n.name_key, p.username from private.profile_names n join public.profiles p on p.id = n.user_id
+                               order by n.name_key`;
+    expect(rows).toEqual([
+      { name_key: "alpha", username: "Alpha" },
+      { name_key: "beta", username: "Beta" },
+      { name_key: "the beta", username: "Beta" },
+    ]);
+  });
+});

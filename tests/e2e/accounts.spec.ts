@@ -199,3 +199,43 @@ test("sign-up mails a confirmation link: no login before it is opened, a resend 
   await logIn(page, email);
   await expect(page).toHaveURL(/\/setup-profile$/);
 });
+
+test("the profile form says which name another player holds, whatever its case or spaces", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  await page.goto("/setup-profile");
+  const displayName = page.getByLabel("Display name (optional)");
+  const save = page.getByRole("button", { name: "Save Profile" });
+  // The demo player's username, as a display name: any case, padded.
+  for (const taken of ["DemoPlayer", "demoplayer", " DemoPlayer "]) {
+    await displayName.fill(taken);
+    await save.click();
+    await expect(page.getByText("Display name is already taken."), taken).toBeVisible();
+  }
+  await displayName.fill("");
+  await page.getByLabel("Username").fill("DEMOADMIN");
+  await save.click();
+  await expect(page.getByText("Username is already taken.")).toBeVisible();
+  const [unchanged] = await db()`select username, display_name from public.profiles where id = ${me.id}`;
+  expect(unchanged).toEqual({ username: me.username, display_name: null });
+
+  // A player's own username is fine as their display name.
+  await page.getByLabel("Username").fill(me.username);
+  await displayName.fill(me.username.toUpperCase());
+  await save.click();
+  await expect(page.getByRole("heading", { name: "Profile Complete!" })).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a taken display name is refused with its message (the page renders, no 500)", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    await page.goto("/setup-profile");
+    await page.getByLabel("Display name (optional)").fill("demoplayer");
+    const answer = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/setup-profile"));
+    await page.getByRole("button", { name: "Save Profile" }).click();
+    expect((await answer).status()).toBe(409);
+    await expect(page.getByText("Display name is already taken.")).toBeVisible();
+    await expect(page.getByLabel("Username")).toHaveValue(me.username);
+  });
+});
