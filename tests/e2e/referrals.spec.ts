@@ -154,13 +154,15 @@ test("profile: copy the referral code, share links to /signup?ref=CODE, and a di
   await page.getByRole("link", { name: "Edit Profile" }).click();
   await page.getByLabel("Display name (optional)").fill("x".repeat(41));
   await expect(page.getByLabel("Display name (optional)")).toHaveValue("x".repeat(40)); // maxLength
-  await page.getByLabel("Display name (optional)").fill("  The Gaffer  ");
+  // Display names are unique across players (this test runs on desktop and mobile against one database).
+  const gaffer = `The Gaffer ${uniqueName("")}`;
+  await page.getByLabel("Display name (optional)").fill(`  ${gaffer}  `);
   await page.getByRole("button", { name: "Save Profile" }).click();
   await expect(page.getByRole("heading", { name: "Profile Complete!" })).toBeVisible();
   await page.goto("/profile");
-  await expect(page.getByText("The Gaffer", { exact: true })).toBeVisible();
+  await expect(page.getByText(gaffer, { exact: true })).toBeVisible();
   const [row] = await db()<{ display_name: string }[]>`select display_name from public.profiles where id = ${me.id}`;
-  expect(row.display_name).toBe("The Gaffer");
+  expect(row.display_name).toBe(gaffer);
 });
 
 test("an admin creates a Scout competition with a prize (https only)", async ({ page, loginAs }) => {
