@@ -1,5 +1,6 @@
 import type { Env } from "./env.server";
 import type { Db } from "./db/types";
+import { CONFIRM_TOKEN_TTL_HOURS } from "./models/account.server";
 
 interface Mail {
   to: string;
@@ -26,6 +27,25 @@ export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
     body: JSON.stringify({ from: env.MAIL_FROM, to: [mail.to], subject: mail.subject, text: mail.text }),
   });
   if (!response.ok) throw new Error(`mail provider answered ${response.status}`);
+}
+
+/**
+ * Mails the confirmation link of a sign-up or a resend (the token in the link; its hash is in the database). A
+ * failure to send is logged without the link and not thrown: the account is saved either way and the player can
+ * ask for a new link from the login page, and the answer to a resend must not differ between addresses that
+ * have an account waiting and addresses that do not.
+ */
+export async function sendConfirmationMail(env: Env, db: Db, origin: string, to: string, token: string): Promise<void> {
+  const link = `${origin}/confirm-email?token=${token}`;
+  try {
+    await sendMail(env, db, {
+      to,
+      subject: "Confirm your FootyCoach account",
+      text: `Welcome to FootyCoach!\n\nConfirm your email address to finish signing up (the link works once, for ${CONFIRM_TOKEN_TTL_HOURS} hours):\n${link}\n\nIf you did not sign up for FootyCoach, ignore this email: the account stays unconfirmed and cannot be used.`,
+    });
+  } catch (error) {
+    console.error("confirmation mail not sent:", (error as Error)?.message ?? error);
+  }
 }
 
 export async function readOutbox(db: Db, limit = 50) {

@@ -74,3 +74,21 @@ export function NewPasswordField({ label, hint, error }: { label: string; hint?:
     />
   );
 }
+
+/**
+ * "Send the link again" for an account that has not opened its confirmation link, shown on /login next to
+ * "Please confirm your email first." (only after the right password). It posts to /confirm-email, whose answer
+ * is the same whether or not the address has an account waiting.
+ */
+export function ResendConfirmationForm({ email }: { email: string }) {
+  const busy = usePending("resend");
+  return (
+    <Form method="post" action="/confirm-email" className="resend-confirmation">
+      <input type="hidden" name="intent" value="resend" />
+      <input type="hidden" name="email" value={email} />
+      <button className="btn btn-secondary btn-block" type="submit" disabled={busy}>
+        {busy ? "Sending..." : "Resend confirmation email"}
+      </button>
+    </Form>
+  );
+}

@@ -3,7 +3,7 @@ import { z } from "zod";
 /** Shared by the pages (for hints) and the server (which decides). One home for each input rule. */
 
 import { DISPLAY_NAME_MAX, SELF_DESCRIBE_MAX } from "./profile-fields";
-import { PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
+import { normaliseReferralCode, PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat, safeTimeZone } from "./date-format";
 
 const email = z
@@ -28,17 +28,20 @@ const newPassword = password.refine((v) => v.length >= PASSWORD_MIN, {
 export const SignupSchema = z.object({
   email,
   password: newPassword,
+  // Never refused: normalised, or left out when it is no code (the sign-up action logs that).
   referralCode: z
     .string()
-    .trim()
-    .max(8, "Referral code must be at most 8 characters.")
-    .regex(/^[A-Za-z0-9]*$/, "Referral code may contain only letters and digits.")
-    .transform((v) => (v ? v.toUpperCase() : null))
     .optional()
-    .transform((v) => v ?? null),
+    .transform((v) => normaliseReferralCode(v)),
 });
 
 export const ForgotPasswordSchema = z.object({ email });
+
+/** Asking for a new confirmation link: the e-mail only (the answer is the same whether it has an account). */
+export const ResendConfirmationSchema = z.object({ email });
+
+/** The token of a confirmation link, posted back by its page's button; confirmEmail decides whether it works. */
+export const ConfirmEmailSchema = z.object({ token: z.string().default("") });
 
 export const ResetPasswordSchema = z.object({
   token: z.string({ error: "This reset link is invalid or has expired." }).min(20, "This reset link is invalid or has expired.").max(200),

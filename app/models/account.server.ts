@@ -1,4 +1,5 @@
 import type { Db, ServiceTx as Tx } from "~/db/types";
+import { INVALID_CONFIRMATION_LINK, UNCONFIRMED } from "~/lib/account-messages";
 import { randomToken, sha256Hex } from "~/lib/crypto";
 
 /** Failures allowed per key (account, client address) inside the window before answering 429. */
@@ -6,9 +7,12 @@ const THROTTLE_LIMIT = 10;
 const THROTTLE_WINDOW_MINUTES = 15;
 const THROTTLED_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
 export const RESET_TOKEN_TTL_MINUTES = 60;
+/** How long a confirmation link works (rules file, Accounts). */
+export const CONFIRM_TOKEN_TTL_HOURS = 24;
 const INVALID_CREDENTIALS = "Invalid login credentials";
 
-type Kind = "login" | "reset";
+/** account.auth_attempts.kind (migration 20261125130100 lists them). */
+type Kind = "login" | "reset" | "signup" | "resend" | "confirm";
 
 function throttleKeys(kind: Kind, email: string, address: string) {
   return [`${kind}:email:${email}`, `${kind}:ip:${address}`];
@@ -30,59 +34,162 @@ async function recordAttempt(tx: Tx, kind: Kind, keys: string[], success: boolea
   await tx`insert into account.auth_attempts ${tx(keys.map((key) => ({ key, kind, success })))}`;
 }
 
-type SignupResult = { ok: true; userId: string; referralAwarded: boolean } | { ok: false; message: string };
+type SignupResult = { ok: true; userId: string; token: string } | { ok: false; throttled: boolean; message: string };
 
 /**
- * Creates the account and, with a referral code, awards the referrer (public.handle_referral_signup: once per
- * account, never to oneself) in the same transaction. The award runs under a savepoint: an unknown code or a
- * failure there is logged and never blocks the sign-up (spec part 2 §4).
+ * Creates an unconfirmed account and its confirmation token (256 random bits, returned for mailing; only its
+ * SHA-256 is stored), under the sign-up throttle: every attempt that reaches here counts, per e-mail and per
+ * client address. One transaction. Nothing is awarded and no session starts: the account can log in, and a
+ * referral code counts, only once the link is opened (confirmEmail).
  */
-export async function createAccount(db: Db, email: string, password: string, referralCode: string | null): Promise<SignupResult> {
+export async function createAccount(
+  db: Db,
+  email: string,
+  password: string,
+  referralCode: string | null,
+  address: string,
+): Promise<SignupResult> {
+  const keys = throttleKeys("signup", email, address);
+  const token = randomToken(32);
+  const hash = await sha256Hex(token);
   return db.serviceTransaction(async (tx) => {
+    if (await isThrottled(tx, keys, true)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
     const rows = await tx<{ id: string }[]>`
       insert into account.accounts (email, password_hash, signup_referral_code, created_at, updated_at)
       values (${email}, extensions.crypt(${password}, extensions.gen_salt('bf', 10)), ${referralCode}, public.app_now(), public.app_now())
       on conflict (email) do nothing
       returning id`;
-    if (!rows[0]) return { ok: false as const, message: "User already registered" };
+    await recordAttempt(tx, "signup", keys, rows.length > 0);
+    if (!rows[0]) return { ok: false as const, throttled: false, message: "User already registered" };
     const userId = rows[0].id;
-    const referralAwarded = referralCode ? await awardReferral(tx, userId, email, referralCode) : false;
-    return { ok: true as const, userId, referralAwarded };
+    await insertConfirmationToken(tx, userId, hash);
+    return { ok: true as const, userId, token };
   });
 }
 
+async function insertConfirmationToken(tx: Tx, userId: string, hash: string) {
+  await tx`
+    insert into account.email_confirmation_tokens (token_hash, user_id, created_at, expires_at)
+    values (${hash}, ${userId}, public.app_now(), public.app_now() + make_interval(hours => ${CONFIRM_TOKEN_TTL_HOURS}))`;
+}
+
+/** Tokens this module makes are 43 characters; anything far from that is not worth hashing or looking up. */
+const plausibleToken = (token: string) => token.length >= 20 && token.length <= 200;
+
+/** Whether a confirmation link's token can still be used (unused, not expired); read-only, for the page on arrival. */
+export async function confirmationTokenUsable(db: Db, token: string): Promise<boolean> {
+  if (!plausibleToken(token)) return false;
+  const hash = await sha256Hex(token);
+  return db.serviceTransaction(async (tx) => {
+    const rows = await tx`
+      select 1 from account.email_confirmation_tokens
+       where token_hash = ${hash} and used_at is null and expires_at > public.app_now()`;
+    return rows.length > 0;
+  });
+}
+
+type ConfirmResult = { ok: true; userId: string; referralAwarded: boolean } | { ok: false; throttled: boolean; message: string };
+
+/**
+ * Spends a confirmation token once: confirms the account, voids its other open links and, when it signed up
+ * with a referral code, awards the referrer now (public.handle_referral_signup, which itself refuses an
+ * unconfirmed account). One transaction; two simultaneous uses of one link confirm once (the token row's
+ * update waits for the other and then finds it used). Bad links are throttled per client address.
+ */
+export async function confirmEmail(db: Db, token: string, address: string): Promise<ConfirmResult> {
+  const invalid = { ok: false as const, throttled: false, message: INVALID_CONFIRMATION_LINK };
+  if (!plausibleToken(token)) return invalid;
+  const hash = await sha256Hex(token);
+  const keys = [`confirm:ip:${address}`];
+  return db.serviceTransaction(async (tx) => {
+    if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
+    const [used] = await tx<{ user_id: string }[]>`
+      update account.email_confirmation_tokens set used_at = public.app_now()
+       where token_hash = ${hash} and used_at is null and expires_at > public.app_now()
+      returning user_id`;
+    if (!used) {
+      await recordAttempt(tx, "confirm", keys, false);
+      return invalid;
+    }
+    const [account] = await tx<{ email: string; code: string | null }[]>`
+      update account.accounts set confirmed_at = coalesce(confirmed_at, public.app_now())
+       where id = ${used.user_id}
+      returning email, signup_referral_code as code`;
+    await tx`update account.email_confirmation_tokens set used_at = public.app_now() where user_id = ${used.user_id} and used_at is null`;
+    const referralAwarded = account.code ? await awardReferral(tx, used.user_id, account.email, account.code) : false;
+    return { ok: true as const, userId: used.user_id, referralAwarded };
+  });
+}
+
+type ResendRequest = { throttled: true } | { throttled: false; token: string | null };
+
+/**
+ * A fresh confirmation link for an account that is not confirmed yet (null for an unknown or confirmed
+ * e-mail: the caller answers the same either way). Throttled per e-mail and per client address, every request
+ * counted, as forgot-password.
+ */
+export async function resendConfirmation(db: Db, email: string, address: string): Promise<ResendRequest> {
+  const keys = throttleKeys("resend", email, address);
+  const token = randomToken(32);
+  const hash = await sha256Hex(token);
+  return db.serviceTransaction(async (tx) => {
+    if (await isThrottled(tx, keys, true)) return { throttled: true as const };
+    await recordAttempt(tx, "resend", keys, true);
+    const rows = await tx`
+      insert into account.email_confirmation_tokens (token_hash, user_id, created_at, expires_at)
+      select ${hash}, id, public.app_now(), public.app_now() + make_interval(hours => ${CONFIRM_TOKEN_TTL_HOURS})
+        from account.accounts where email = ${email} and confirmed_at is null
+      returning user_id`;
+    return { throttled: false as const, token: rows.length ? token : null };
+  });
+}
+
+/**
+ * The referral step of a confirmation, under a savepoint: an unknown code or a failure here is only logged and
+ * never blocks the confirmation (spec part 2: "a referral failure is only logged").
+ */
 async function awardReferral(tx: Tx, userId: string, email: string, code: string): Promise<boolean> {
   try {
     const [row] = await tx.savepoint(
       (sp) => sp<{ awarded: boolean }[]>`select public.handle_referral_signup(${userId}, ${email}, ${code}) as awarded`,
     );
+    // Unknown code, the referrer's own address, or already referred: nothing to award (the code is no secret).
+    if (row?.awarded !== true) console.info(`referral code ${code} awarded nothing at confirmation (unknown code or not eligible)`);
     return row?.awarded === true;
   } catch (error) {
-    console.error("referral award failed (sign-up goes on):", (error as Error)?.message ?? error);
+    console.error("referral award failed (confirmation goes on):", (error as Error)?.message ?? error);
     return false;
   }
 }
 
-type LoginResult = { ok: true; userId: string; username: string | null } | { ok: false; throttled: boolean; message: string };
+type LoginResult =
+  { ok: true; userId: string; username: string | null } | { ok: false; throttled: boolean; unconfirmed: boolean; message: string };
 
-/** Checks the password (bcrypt inside Postgres) under the login throttle; one transaction. */
+/**
+ * Checks the password (bcrypt inside Postgres) under the login throttle; one transaction. An account that has
+ * not opened its confirmation link is refused with UNCONFIRMED, and only after the right password, so
+ * the answer tells nobody else that the address has an account waiting.
+ */
 export async function verifyLogin(db: Db, email: string, password: string, address: string): Promise<LoginResult> {
   const keys = throttleKeys("login", email, address);
   return db.serviceTransaction(async (tx) => {
-    if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
+    if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, unconfirmed: false, message: THROTTLED_MESSAGE };
     // With no matching account a fresh salt is hashed anyway, so a wrong email costs the same bcrypt
     // work as a wrong password (no timing hint about which accounts exist).
-    const [row] = await tx<{ id: string | null; ok: boolean; username: string | null }[]>`
+    const [row] = await tx<{ id: string | null; ok: boolean; confirmed: boolean; username: string | null }[]>`
       select a.id, coalesce(a.password_hash = extensions.crypt(${password}, coalesce(a.password_hash, extensions.gen_salt('bf', 10))), false)
                and a.id is not null as ok,
+             a.confirmed_at is not null as confirmed,
              p.username
         from (select 1) one
         left join account.accounts a on a.email = ${email}
         left join public.profiles p on p.id = a.id`;
     if (!row?.ok || !row.id) {
       await recordAttempt(tx, "login", keys, false);
-      return { ok: false as const, throttled: false, message: INVALID_CREDENTIALS };
+      return { ok: false as const, throttled: false, unconfirmed: false, message: INVALID_CREDENTIALS };
     }
+    // The right password of an account whose link was not opened: not a failed guess (nothing recorded).
+    if (!row.confirmed) return { ok: false as const, throttled: false, unconfirmed: true, message: UNCONFIRMED };
     // A good login clears the account's failures; the address keeps its count.
     await tx`delete from account.auth_attempts where key = ${keys[0]} and not success`;
     return { ok: true as const, userId: row.id, username: row.username };

@@ -1,4 +1,5 @@
 import type { Db } from "~/db/types";
+import { DISPLAY_NAME_TAKEN, USERNAME_TAKEN } from "~/lib/profile-fields";
 import type { ProfileInput } from "~/lib/validation";
 
 interface Profile {
@@ -27,27 +28,46 @@ export async function getOwnProfile(db: Db, userId: string): Promise<Profile | n
   });
 }
 
-type SaveProfileResult = { ok: true } | { ok: false; field: "username" | "dateOfBirth"; message: string; status: 400 | 409 };
+type SaveProfileResult =
+  { ok: true } | { ok: false; field: "username" | "displayName" | "dateOfBirth"; message: string; status: 400 | 409 };
 
-/** Creates or updates the player's profile; the email is copied from the account by the database, never the form. */
+/** The constraints that refuse a name, and the form field each one is about (migration 20261125130300). */
+const TAKEN: Record<string, { field: "username" | "displayName"; message: string }> = {
+  profiles_username_taken: { field: "username", message: USERNAME_TAKEN },
+  // One username against another answers from the older unique index, before the name trigger runs.
+  profiles_username_lower_key: { field: "username", message: USERNAME_TAKEN },
+  profiles_display_name_taken: { field: "displayName", message: DISPLAY_NAME_TAKEN },
+};
+
+/**
+ * Creates or updates the player's profile; the email is copied from the account by the database, never the form.
+ * The write runs under a savepoint: when the database refuses it (a name taken, under 18), the request's
+ * transaction is rolled back to before the write and stays usable, so the page's loaders can still read and show
+ * the form with its message (a plain form post renders the page in the same request).
+ */
 export async function saveProfile(db: Db, userId: string, input: ProfileInput): Promise<SaveProfileResult> {
   try {
     await db.asUser(userId, async (tx) => {
-      await tx`
-        insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe, time_zone, display_name)
-        values (${userId}, ${input.username}, ${input.dateOfBirth}, ${input.gender}, ${input.genderSelfDescribe}, ${input.timeZone},
-                ${input.displayName})
-        on conflict (id) do update set
-          username = excluded.username, date_of_birth = excluded.date_of_birth, gender = excluded.gender,
-          gender_self_describe = excluded.gender_self_describe, time_zone = excluded.time_zone,
-          display_name = excluded.display_name`;
+      await tx`savepoint profile_save`;
+      try {
+        await tx`
+          insert into public.profiles (id, username, date_of_birth, gender, gender_self_describe, time_zone, display_name)
+          values (${userId}, ${input.username}, ${input.dateOfBirth}, ${input.gender}, ${input.genderSelfDescribe}, ${input.timeZone},
+                  ${input.displayName})
+          on conflict (id) do update set
+            username = excluded.username, date_of_birth = excluded.date_of_birth, gender = excluded.gender,
+            gender_self_describe = excluded.gender_self_describe, time_zone = excluded.time_zone,
+            display_name = excluded.display_name`;
+      } catch (error) {
+        await tx`rollback to savepoint profile_save`;
+        throw error;
+      }
     });
     return { ok: true };
   } catch (error) {
     const { code, constraint_name } = error as { code?: string; constraint_name?: string };
-    if (code === "23505") {
-      return { ok: false, field: "username", message: "That username is already taken. Please choose another.", status: 409 };
-    }
+    const taken = code === "23505" && constraint_name ? TAKEN[constraint_name] : undefined;
+    if (taken) return { ok: false, ...taken, status: 409 };
     // The 18+ rule's one home is the profiles trigger (the player's calendar day in their zone): its message
     // is the form's message.
     if (code === "23514" && constraint_name === "profiles_minimum_age") {

@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useSearchParams } from "@remix-run/react";
-import { AuthForm, AuthPage, EmailField } from "~/components/AuthPage";
+import { AuthForm, AuthPage, EmailField, ResendConfirmationForm } from "~/components/AuthPage";
 import { Field } from "~/components/Field";
 import { invalid, parseForm, readForm } from "~/lib/forms.server";
 import { LoginSchema } from "~/lib/validation";
@@ -21,7 +21,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return invalid(parsed.errors);
 
   const result = await verifyLogin(context.db, parsed.data.email, parsed.data.password, context.clientAddress);
-  if (!result.ok) return data({ errors: {}, message: result.message }, { status: result.throttled ? 429 : 401 });
+  if (!result.ok && result.unconfirmed) {
+    // The right password of an account whose link was not opened: the page offers to send the link again.
+    return data({ errors: {}, message: result.message, resendTo: parsed.data.email }, { status: 403 });
+  }
+  if (!result.ok) return data({ errors: {}, message: result.message, resendTo: null }, { status: result.throttled ? 429 : 401 });
 
   const cookie = await startSession(request, context.env, context.db, result.userId);
   const back = safeRedirect(form.get("redirectTo"), "/");
@@ -30,7 +34,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Login() {
-  const result = useActionData<typeof action>();
+  const result = useActionData<typeof action>() as
+    { errors?: Record<string, string>; message?: string | null; resendTo?: string | null } | undefined;
   const [params] = useSearchParams();
   const errors: Record<string, string | undefined> = result?.errors ?? {};
   return (
@@ -40,6 +45,7 @@ export default function Login() {
         <EmailField error={errors.email} />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
       </AuthForm>
+      {result?.resendTo ? <ResendConfirmationForm email={result.resendTo} /> : null}
       <p className="auth-links">
         <Link to="/forgot-password">Forgot Password</Link>
       </p>

@@ -600,7 +600,15 @@ export async function seedDemo(sql: postgres.Sql, now: Date): Promise<boolean> {
 
     await tx`
       insert into account.accounts ${tx(
-        plan.players.map((p) => ({ id: p.id, email: p.email, password_hash: hash, created_at: createdAt, updated_at: createdAt })),
+        plan.players.map((p) => ({
+          id: p.id,
+          email: p.email,
+          password_hash: hash,
+          created_at: createdAt,
+          updated_at: createdAt,
+          // Demo players confirmed their e-mail when they signed up, so they can log in.
+          confirmed_at: createdAt,
+        })),
       )}`;
     await tx`
       insert into public.profiles ${tx(

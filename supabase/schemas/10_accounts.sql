@@ -22,6 +22,10 @@ create table account.accounts (
   -- The referral code a player typed at sign-up (optional, up to 8 upper-case letters or digits), kept on the
   -- account as a record: the profile does not exist yet at sign-up (award: 70_referrals_and_tickets.sql).
   signup_referral_code text,
+  -- When the link mailed at sign-up was opened; null = not confirmed: no login and no referral award (rules file,
+  -- Accounts). No default: every path that makes an account decides (the app's sign-up leaves it null; the demo
+  -- seed, the test factories and the adoption of Supabase Auth accounts set it).
+  confirmed_at timestamptz,
   constraint accounts_email_key unique (email),
   constraint accounts_email_format check (
     email = lower(email) and email = btrim(email)
@@ -33,9 +37,9 @@ create table account.accounts (
 
 comment on column account.accounts.password_hash is
   'bcrypt hash made in SQL: extensions.crypt(password, extensions.gen_salt(''bf'', 10)); same format as Supabase Auth.';
-comment on column account.accounts.signup_referral_code is
-  'The referral code typed at sign-up (upper-cased), kept as a record; the award itself is made at sign-up by '
-  'public.handle_referral_signup (referrals and tickets).';
+comment on column account.accounts.confirmed_at is
+  'When the account''s confirmation link was opened; null = not confirmed yet: no login and no referral award. '
+  'Accounts older than migration 20261125130000 were marked confirmed as of their creation.';
 
 create trigger accounts_set_updated_at
   before update on account.accounts
@@ -66,14 +70,31 @@ create table account.password_reset_tokens (
 
 create index password_reset_tokens_user_id_idx on account.password_reset_tokens (user_id);
 
--- The login and reset throttle: one row per attempt, counted per key over a recent window by the server.
+-- E-mail confirmation links: as reset tokens, only the SHA-256 of the mailed 256-bit token is kept; valid 24
+-- hours, used once (used_at); a newer link (resend) does not void an older one, but confirming voids every open
+-- link of the account (app/models/account.server.ts).
+create table account.email_confirmation_tokens (
+  token_hash text primary key,  -- sha256 hex of the mailed token; the token itself is never stored
+  user_id uuid not null references account.accounts (id) on delete cascade,
+  created_at timestamptz not null default public.app_now(),
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  constraint email_confirmation_tokens_hash_is_sha256_hex check (token_hash ~ '^[0-9a-f]{64}$'),
+  constraint email_confirmation_tokens_expiry_after_creation check (expires_at > created_at)
+);
+
+create index email_confirmation_tokens_user_id_idx on account.email_confirmation_tokens (user_id);
+
+-- The throttle: one row per attempt, counted per key over a recent window by the server. Keys are
+-- '<kind>:email:<address>' and '<kind>:ip:<client address>'. login and reset: failed attempts; signup and resend:
+-- every sign-up or new confirmation link asked for; confirm: confirmation links that matched no usable token.
 create table account.auth_attempts (
   id bigint generated always as identity primary key,
   key text not null,  -- e.g. 'login:email:x@example.com' or 'login:ip:1.2.3.4'
   kind text not null,
   success boolean not null,
   created_at timestamptz not null default public.app_now(),
-  constraint auth_attempts_kind_check check (kind in ('login', 'reset')),
+  constraint auth_attempts_kind_check check (kind in ('login', 'reset', 'signup', 'resend', 'confirm')),
   constraint auth_attempts_key_length check (char_length(key) between 1 and 400)
 );
 
@@ -95,6 +116,7 @@ create table account.mail_outbox (
 alter table account.accounts enable row level security;
 alter table account.sessions enable row level security;
 alter table account.password_reset_tokens enable row level security;
+alter table account.email_confirmation_tokens enable row level security;
 alter table account.auth_attempts enable row level security;
 alter table account.mail_outbox enable row level security;
 

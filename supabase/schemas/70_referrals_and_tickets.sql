@@ -102,8 +102,8 @@ grant all on table public.tickets to service_role;
 --   its ticket are written by one statement, so there is never one without the other;
 -- * callable only by the server's service path (service_role and the owner): a player (authenticated, anon) has
 --   no execute right, so nobody can mint tickets through the API.
--- The sign-up (app/models/account.server.ts createAccount) calls it inside the sign-up transaction under a
--- savepoint, so a failure never blocks the sign-up.
+-- The confirmation (app/models/account.server.ts confirmEmail) calls it right after setting confirmed_at, in the
+-- same transaction under a savepoint, so a failure never blocks the confirmation; the account must be confirmed.
 create function private.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text)
 returns boolean
   language plpgsql
@@ -126,9 +126,11 @@ begin
   if v_referrer.id = p_referred_user_id or pg_catalog.lower(v_referrer.email) = v_email then
     return false;
   end if;
-  -- The referred account must exist (referrals.referred_id references it); its own email counts as well.
+  -- The referred account must exist (referrals.referred_id references it) and have confirmed its e-mail; its
+  -- own email counts as well.
   if not exists (select 1 from account.accounts a
-                  where a.id = p_referred_user_id and pg_catalog.lower(a.email) <> pg_catalog.lower(v_referrer.email)) then
+                  where a.id = p_referred_user_id and a.confirmed_at is not null
+                    and pg_catalog.lower(a.email) <> pg_catalog.lower(v_referrer.email)) then
     return false;
   end if;
 
@@ -146,8 +148,13 @@ end
 $$;
 
 comment on function private.handle_referral_signup(uuid, text, text) is
-  'Awards the owner of p_referral_code one referral ticket for the sign-up of p_referred_user_id: once per '
-  'referred account, never to oneself; false when nothing was awarded (unknown code, self, already referred).';
+  'Awards the owner of p_referral_code one referral ticket for the sign-up of p_referred_user_id once that '
+  'account has confirmed its e-mail: once per referred account, never to oneself; false when nothing was '
+  'awarded (unknown code, self, not confirmed, already referred).';
+
+comment on column account.accounts.signup_referral_code is
+  'The referral code typed at sign-up (normalised: upper-case letters and digits), kept for the award, which '
+  'public.handle_referral_signup makes when the account confirms its e-mail (referrals and tickets).';
 
 create function public.handle_referral_signup(p_referred_user_id uuid, p_referred_email text, p_referral_code text)
 returns boolean

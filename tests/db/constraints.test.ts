@@ -148,7 +148,7 @@ describe("enum-like columns reject unknown values", () => {
       () => db.sql`
       insert into account.accounts (email, password_hash) values ('Upper@Example.test', 'x')`,
     ],
-    ["auth_attempts.kind", () => db.sql`insert into account.auth_attempts (key, kind, success) values ('k', 'signup', false)`],
+    ["auth_attempts.kind", () => db.sql`insert into account.auth_attempts (key, kind, success) values ('k', 'magic-link', false)`],
     [
       "session id that is not a sha256",
       () => db.sql`

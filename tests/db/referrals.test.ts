@@ -1,13 +1,14 @@
 /**
  * Referral sign-up (public.handle_referral_signup): one referral ticket to the referrer, once per referred account,
- * never to oneself, unknown codes answer false, codes compared trimmed and case-insensitively, refused to players.
+ * only once the referred account has confirmed its e-mail, never to oneself, unknown codes answer false, codes
+ * compared trimmed and case-insensitively, refused to players.
  * Admin Scout creation (public.admin_create_competition with the prize fields): https-only prize URLs, lengths,
  * prize fields only for Scout, Scout only public.
  */
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "~/db/request-db.server";
-import { createAccount as signUp } from "~/models/account.server";
+import { confirmEmail, createAccount as signUp } from "~/models/account.server";
 import { createAccount, createAdmin, createFixtures, createPlayer, type Sql } from "../support/factories";
 import { asUser, errorCode, useTestDatabase } from "../support/pg";
 
@@ -87,6 +88,16 @@ describe("handle_referral_signup", () => {
     expect(ticket).toEqual({ ticket_type: "referral", target_competition_id: null, used: false, referred_id: friend2.id });
   });
 
+  it("awards nothing for an account that has not confirmed its e-mail (the award waits for the link)", async () => {
+    const r = await referrer();
+    const friend = await createAccount(sql, { confirmed: false });
+    expect(await award(friend.id, friend.email, r.code)).toBe(false);
+    expect(await counts(r.id)).toEqual({ referrals: 0, tickets: 0 });
+    await sql`update account.accounts set confirmed_at = now() where id = ${friend.id}`;
+    expect(await award(friend.id, friend.email, r.code)).toBe(true);
+    expect(await counts(r.id)).toEqual({ referrals: 1, tickets: 1 });
+  });
+
   it("compares the code trimmed and case-insensitively", async () => {
     const r = await referrer();
     const friend = await createAccount(sql);
@@ -156,33 +167,39 @@ describe("handle_referral_signup", () => {
   });
 });
 
-describe("sign-up (app/models/account.server.ts createAccount)", () => {
+describe("sign-up and confirmation (app/models/account.server.ts createAccount, confirmEmail)", () => {
   const server = () => createDb(db.url, new Date());
+  const address = () => `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
   const ticketsOf = async (userId: string) =>
     (await sql<{ n: number }[]>`select count(*)::int as n from public.tickets where user_id = ${userId} and ticket_type = 'referral'`)[0].n;
 
-  it("awards the referrer in the sign-up's transaction and says so", async () => {
+  it("awards the referrer when the confirmation link is opened, not at sign-up, and says so", async () => {
     const r = await referrer();
-    const created = await signUp(server(), `signup.${r.code.toLowerCase()}@example.test`, "secret1", r.code);
-    expect(created).toMatchObject({ ok: true, referralAwarded: true });
+    const created = await signUp(server(), `signup.${r.code.toLowerCase()}@example.test`, "secret1", r.code, address());
+    if (!created.ok) throw new Error(created.message);
+    expect(await ticketsOf(r.id)).toBe(0);
+    expect(await confirmEmail(server(), created.token, address())).toMatchObject({ ok: true, referralAwarded: true });
     expect(await ticketsOf(r.id)).toBe(1);
-    const unknown = await signUp(server(), `signup.unknown.${r.code.toLowerCase()}@example.test`, "secret1", "ZZZZ0000");
-    expect(unknown).toMatchObject({ ok: true, referralAwarded: false });
+    const unknown = await signUp(server(), `signup.unknown.${r.code.toLowerCase()}@example.test`, "secret1", "ZZZZ0000", address());
+    if (!unknown.ok) throw new Error(unknown.message);
+    expect(await confirmEmail(server(), unknown.token, address())).toMatchObject({ ok: true, referralAwarded: false });
   });
 
-  it("a failing referral step never blocks the sign-up (savepoint; the account is kept)", async () => {
+  it("a failing referral step never blocks the confirmation (savepoint; the account is confirmed)", async () => {
     const r = await referrer();
     const email = `signup.failing.${r.code.toLowerCase()}@example.test`;
+    const created = await signUp(server(), email, "secret1", r.code, address());
+    if (!created.ok) throw new Error(created.message);
     // Make the referral step fail for real: the function is gone for the length of this test.
     await sql`alter function public.handle_referral_signup(uuid, text, text) rename to handle_referral_signup_away`;
     try {
-      const created = await signUp(server(), email, "secret1", r.code);
-      expect(created).toMatchObject({ ok: true, referralAwarded: false });
+      expect(await confirmEmail(server(), created.token, address())).toMatchObject({ ok: true, referralAwarded: false });
     } finally {
       await sql`alter function public.handle_referral_signup_away(uuid, text, text) rename to handle_referral_signup`;
     }
-    const [account] = await sql`select signup_referral_code from account.accounts where email = ${email}`;
-    expect(account).toEqual({ signup_referral_code: r.code });
+    const [account] =
+      await sql`select signup_referral_code, confirmed_at is not null as confirmed from account.accounts where email = ${email}`;
+    expect(account).toEqual({ signup_referral_code: r.code, confirmed: true });
     expect(await ticketsOf(r.id)).toBe(0);
   });
 });

@@ -1,4 +1,19 @@
-import { completeProfile, db, expect, logIn, newPlayer, signUp, test, uniqueEmail, uniqueName } from "./fixtures";
+import {
+  CHECK_EMAIL,
+  completeProfile,
+  confirmationLink,
+  db,
+  expect,
+  logIn,
+  newPlayer,
+  signUp,
+  test,
+  uniqueEmail,
+  uniqueName,
+} from "./fixtures";
+import { E2E } from "./env";
+
+const RESENT = "If that email has an account waiting for confirmation, a new confirmation link has been sent to it.";
 
 test("sign up, the 18+ rule, profile setup and the dashboard", async ({ page }) => {
   const email = uniqueEmail();
@@ -78,6 +93,7 @@ test("wrong password shows the auth error", async ({ page }) => {
 });
 
 test("forgot and reset password through the local outbox", async ({ page }) => {
+  test.slow(); // sign-up with its confirmation link, then the whole reset flow
   const { email } = await newPlayer(page);
   await page.context().clearCookies();
   await page.goto("/login");
@@ -140,4 +156,86 @@ test("the profile page shows the saved fields", async ({ page }) => {
   await expect(main.getByText("Prefer not to say")).toBeVisible();
   await expect(page.getByRole("link", { name: "Edit Profile" })).toHaveAttribute("href", "/setup-profile");
   await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/dashboard");
+});
+
+test("sign-up mails a confirmation link: no login before it is opened, a resend from the login page, each link once", async ({ page }) => {
+  test.slow(); // two mails, two logins and three visits of links
+  const email = uniqueEmail("confirm");
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E.password);
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(CHECK_EMAIL)).toBeVisible();
+  const first = await confirmationLink(email);
+
+  // Before the link is opened: the spec's message, and the link can be sent again from here.
+  await logIn(page, email);
+  await expect(page.getByRole("alert")).toHaveText("Please confirm your email first.");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByRole("button", { name: "Resend confirmation email" }).click();
+  await expect(page.getByText(RESENT)).toBeVisible();
+  const second = await confirmationLink(email);
+  expect(second).not.toBe(first);
+
+  // The link shows a button (opening it alone changes nothing); confirming signs in and goes to profile setup.
+  await page.goto(second);
+  await expect(page.getByRole("heading", { name: "Confirm your email" })).toBeVisible();
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await expect(page).toHaveURL(/\/setup-profile$/);
+  await expect(page.getByText("Signup successful! Let's set up your profile.")).toBeVisible();
+  await expect(page.getByText("Welcome to FootyCoach!")).toBeVisible();
+
+  // Every link of the account is spent now; the page offers a new one (the same answer for any address).
+  await page.context().clearCookies();
+  await page.goto(first);
+  await expect(page.getByRole("alert")).toHaveText("This confirmation link is invalid or has expired.");
+  await expect(page.getByRole("button", { name: "Confirm my email" })).toHaveCount(0);
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Resend confirmation email" }).click();
+  await expect(page.getByText(RESENT)).toBeVisible();
+  expect(await confirmationLink(email)).toBe(second);
+
+  await logIn(page, email);
+  await expect(page).toHaveURL(/\/setup-profile$/);
+});
+
+test("the profile form says which name another player holds, whatever its case or spaces", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  await page.goto("/setup-profile");
+  const displayName = page.getByLabel("Display name (optional)");
+  const save = page.getByRole("button", { name: "Save Profile" });
+  // The demo player's username, as a display name: any case, padded.
+  for (const taken of ["DemoPlayer", "demoplayer", " DemoPlayer "]) {
+    await displayName.fill(taken);
+    await save.click();
+    await expect(page.getByText("Display name is already taken."), taken).toBeVisible();
+  }
+  await displayName.fill("");
+  await page.getByLabel("Username").fill("DEMOADMIN");
+  await save.click();
+  await expect(page.getByText("Username is already taken.")).toBeVisible();
+  const [unchanged] = await db()`select username, display_name from public.profiles where id = ${me.id}`;
+  expect(unchanged).toEqual({ username: me.username, display_name: null });
+
+  // A player's own username is fine as their display name.
+  await page.getByLabel("Username").fill(me.username);
+  await displayName.fill(me.username.toUpperCase());
+  await save.click();
+  await expect(page.getByRole("heading", { name: "Profile Complete!" })).toBeVisible();
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("a taken display name is refused with its message (the page renders, no 500)", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    await page.goto("/setup-profile");
+    await page.getByLabel("Display name (optional)").fill("demoplayer");
+    const answer = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/setup-profile"));
+    await page.getByRole("button", { name: "Save Profile" }).click();
+    expect((await answer).status()).toBe(409);
+    await expect(page.getByText("Display name is already taken.")).toBeVisible();
+    await expect(page.getByLabel("Username")).toHaveValue(me.username);
+  });
 });

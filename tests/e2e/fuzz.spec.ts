@@ -99,6 +99,7 @@ async function pagesFor(email: string) {
     "/",
     "/login",
     "/signup",
+    "/confirm-email",
     "/forgot-password",
     "/reset-password",
     "/setup-profile",

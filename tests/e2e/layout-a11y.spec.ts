@@ -33,8 +33,10 @@ const TEAM_WORDS = ["Wolverhampton", "Wanderers", "Tottenham", "Hotspur", "Brigh
 async function arrangeLongData() {
   const me = await createPlayer(db(), { username: longUsername("Maximilian"), password: E2E.password });
   const rival = await createPlayer(db(), { username: longUsername("Wilhelmina"), password: E2E.password });
-  // Scout leaderboards show the display name (at most 40 characters) instead of the username.
-  await db()`update public.profiles set display_name = 'Wilhelmina Featherstone-Fotheringham III' where id = ${rival.id}`;
+  // Scout leaderboards show the display name (at most 40 characters) instead of the username. Display names are
+  // unique across players, and this runs more than once against one database: a tag of its own fills the 40.
+  const displayName = `Wilhelmina Featherstone-Fothering ${Math.random().toString(36).slice(2, 8).padEnd(6, "0")}`;
+  await db()`update public.profiles set display_name = ${displayName} where id = ${rival.id}`;
   const others = await demoPlayers(3);
   const { matchDay } = await currentMatchDay();
   const members = [me.id, rival.id, ...others.map((p) => p.id)];
@@ -252,12 +254,15 @@ async function auditStates(page: Page, states: [name: string, path: string, stat
 }
 
 test("axe: public pages, profile setup and the 404 page", async ({ page, loginAs }) => {
+  test.setTimeout(90_000); // eleven page states, each loaded and audited
   const problems = await auditStates(page, [
     ["home", "/"],
     ["log in", "/login"],
     ["sign up", "/signup"],
     ["forgot password", "/forgot-password"],
     ["reset password without a token", "/reset-password"],
+    ["confirm email without a token", "/confirm-email"],
+    ["confirm email with a used or unknown link", `/confirm-email?token=${"x".repeat(43)}`],
     ["terms", "/terms"],
     ["privacy", "/privacy"],
     ["404", "/no-such-page", 404],

@@ -2,11 +2,11 @@ import type { Page } from "@playwright/test";
 import { createPlayer } from "../support/factories";
 import { currentMatchDay, LEAGUE, SEASON } from "./arrange";
 import { E2E } from "./env";
-import { db, expect, removeAfterTest, test, uniqueEmail, uniqueName } from "./fixtures";
+import { CHECK_EMAIL, confirmEmail, db, expect, removeAfterTest, signUpHttp, test, uniqueEmail, uniqueName } from "./fixtures";
 
 /**
- * Referrals (the sign-up's award, /profile's panel with copy and share links) and the admin's Scout competition
- * with its prize. Referral awards: public.handle_referral_signup (tests/db/referrals.test.ts).
+ * Referrals (the award when the referred friend confirms their e-mail, /profile's panel with copy and share
+ * links) and the admin's Scout competition with its prize. Referral awards: public.handle_referral_signup (tests/db/referrals.test.ts).
  */
 
 const AWARDED = "Signup successful! Your referrer has been awarded a bonus ticket.";
@@ -29,12 +29,13 @@ async function noSidewaysScroll(page: Page) {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
-test("a sign-up with a referral code awards the referrer: count and tickets rise on their profile", async ({
+test("a sign-up with a referral code awards the referrer when the friend confirms: count and tickets rise on their profile", async ({
   page,
   browser,
   loginAs,
   isMobile,
 }) => {
+  test.slow(); // two friends sign up, each confirming through the mailed link
   const referrer = await loginAs("player");
   const code = await codeOf(referrer.id);
   let figures = await referralFigures(page);
@@ -52,16 +53,25 @@ test("a sign-up with a referral code awards the referrer: count and tickets rise
   await friendPage.getByLabel("Email").fill(email);
   await friendPage.getByLabel("Password").fill(E2E.password);
   await friendPage.getByRole("button", { name: "Sign Up" }).click();
-  await expect(friendPage).toHaveURL(/\/setup-profile/);
+  await expect(friendPage).toHaveURL(/\/login$/);
+  await expect(friendPage.getByText(CHECK_EMAIL)).toBeVisible();
+
+  // Nothing is awarded until the friend opens the mailed link.
+  figures = await referralFigures(page);
+  await expect(figures.tickets).toHaveText("0");
+  await confirmEmail(friendPage, email);
   await expect(friendPage.getByText(AWARDED)).toBeVisible();
 
   // A second friend types the code by hand.
   await friend.clearCookies();
   await friendPage.goto("/signup");
-  await friendPage.getByLabel("Email").fill(uniqueEmail("referred"));
+  const second = uniqueEmail("referred");
+  await friendPage.getByLabel("Email").fill(second);
   await friendPage.getByLabel("Password").fill(E2E.password);
   await friendPage.getByLabel("Referral code (optional)").fill(code);
   await friendPage.getByRole("button", { name: "Sign Up" }).click();
+  await expect(friendPage.getByText(CHECK_EMAIL)).toBeVisible();
+  await confirmEmail(friendPage, second);
   await expect(friendPage.getByText(AWARDED)).toBeVisible();
   await friend.close();
 
@@ -78,7 +88,8 @@ test("a sign-up with an unknown code still signs up, and awards nobody", async (
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(E2E.password);
   await page.getByRole("button", { name: "Sign Up" }).click();
-  await expect(page).toHaveURL(/\/setup-profile/);
+  await expect(page.getByText(CHECK_EMAIL)).toBeVisible();
+  await confirmEmail(page, email);
   await expect(page.getByText(PLAIN)).toBeVisible();
   const rows = await db()`select r.id from public.referrals r join account.accounts a on a.id = r.referred_id where a.email = ${email}`;
   expect(rows).toHaveLength(0);
@@ -87,6 +98,31 @@ test("a sign-up with an unknown code still signs up, and awards nobody", async (
   await page.context().clearCookies();
   await page.goto("/signup?ref=%3Cscript%3E");
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue("");
+});
+
+test("a referral code typed with a dash or a space never blocks the sign-up, and a real one still counts", async ({ page, request }) => {
+  // Through the page: "ab-12345" is no code anyone has (the alphabet has no 1), but the sign-up goes through.
+  const email = uniqueEmail("dashed");
+  await page.goto("/signup");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(E2E.password);
+  await page.getByLabel("Referral code (optional)").fill("ab-12345");
+  await page.getByRole("button", { name: "Sign Up" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByText(CHECK_EMAIL)).toBeVisible();
+  const [account] = await db()`select signup_referral_code from account.accounts where email = ${email}`;
+  expect(account.signup_referral_code).toBe("AB12345");
+
+  // A friend's real code posted as typed, lower case with a space (no JavaScript to tidy it): the referrer is
+  // awarded when the friend confirms.
+  const referrer = await createPlayer(db(), { username: uniqueName(), password: E2E.password });
+  const code = await codeOf(referrer.id);
+  for (const typed of [`${code.slice(0, 4).toLowerCase()} ${code.slice(4)}`, `${code.slice(0, 4)}-${code.slice(4)}`]) {
+    await signUpHttp(request, uniqueEmail("typed"), { referralCode: typed });
+  }
+  const [row] = await db()<{ n: number }[]>`
+    select count(*)::int as n from public.tickets where user_id = ${referrer.id} and ticket_type = 'referral'`;
+  expect(row.n).toBe(2);
 });
 
 test("profile: copy the referral code, share links to /signup?ref=CODE, and a display name", async ({
@@ -118,13 +154,15 @@ test("profile: copy the referral code, share links to /signup?ref=CODE, and a di
   await page.getByRole("link", { name: "Edit Profile" }).click();
   await page.getByLabel("Display name (optional)").fill("x".repeat(41));
   await expect(page.getByLabel("Display name (optional)")).toHaveValue("x".repeat(40)); // maxLength
-  await page.getByLabel("Display name (optional)").fill("  The Gaffer  ");
+  // Display names are unique across players (this test runs on desktop and mobile against one database).
+  const gaffer = `The Gaffer ${uniqueName("")}`;
+  await page.getByLabel("Display name (optional)").fill(`  ${gaffer}  `);
   await page.getByRole("button", { name: "Save Profile" }).click();
   await expect(page.getByRole("heading", { name: "Profile Complete!" })).toBeVisible();
   await page.goto("/profile");
-  await expect(page.getByText("The Gaffer", { exact: true })).toBeVisible();
+  await expect(page.getByText(gaffer, { exact: true })).toBeVisible();
   const [row] = await db()<{ display_name: string }[]>`select display_name from public.profiles where id = ${me.id}`;
-  expect(row.display_name).toBe("The Gaffer");
+  expect(row.display_name).toBe(gaffer);
 });
 
 test("an admin creates a Scout competition with a prize (https only)", async ({ page, loginAs }) => {
@@ -204,14 +242,17 @@ test.describe("without JavaScript", () => {
     expect(row).toEqual({ type: "scout", prize_title: "Shirt" });
   });
 
-  test("a referral sign-up works with a plain form post", async ({ page }) => {
+  test("a referral sign-up and its confirmation work with plain form posts", async ({ page }) => {
     const referrer = await createPlayer(db(), { username: uniqueName(), password: E2E.password });
     const code = await codeOf(referrer.id);
     await page.goto(`/signup?ref=${code}`);
-    await page.getByLabel("Email").fill(uniqueEmail("nojs"));
+    const email = uniqueEmail("nojs");
+    await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(E2E.password);
     await page.getByRole("button", { name: "Sign Up" }).click();
-    await expect(page).toHaveURL(/\/setup-profile/);
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByText(CHECK_EMAIL)).toBeVisible();
+    await confirmEmail(page, email);
     await expect(page.getByText(AWARDED)).toBeVisible();
     const [row] = await db()<
       { n: number }[]

@@ -4,7 +4,7 @@
  * impossible dates and results for matches not yet played.
  */
 import type { APIRequestContext } from "@playwright/test";
-import { db, expect, test, uniqueEmail } from "./fixtures";
+import { db, expect, signUpHttp, test, uniqueEmail } from "./fixtures";
 import { LEAGUE, SEASON } from "./arrange";
 import { E2E } from "./env";
 
@@ -83,6 +83,7 @@ test("bodies that are not forms answer 400 on every action", async ({ request })
   const actions = [
     "/login",
     "/signup",
+    "/confirm-email",
     "/forgot-password",
     "/reset-password",
     "/setup-profile",
@@ -157,7 +158,7 @@ test("impossible dates are refused with the form's message, not stored shifted",
 
 test("an impossible date of birth is refused on profile setup", async ({ request }) => {
   const email = uniqueEmail("dob");
-  const signup = await request.post("/signup", { form: { email, password: E2E.password }, maxRedirects: 0 });
+  const signup = await signUpHttp(request, email);
   const cookie = signup.headersArray().find((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("fc_session="))!;
   const headers = { Cookie: cookie.value.split(";")[0], Origin: origin() };
   for (const dateOfBirth of ["2000-02-30", "0000-01-01", "1990-13-01"]) {

@@ -1,11 +1,5 @@
 import type { APIRequestContext, APIResponse } from "@playwright/test";
-import { db, expect, test, uniqueEmail } from "./fixtures";
-
-async function signUpHttp(request: APIRequestContext, email: string, password = "footycoach") {
-  const res = await request.post("/signup", { form: { email, password, referralCode: "" }, maxRedirects: 0 });
-  expect(res.status()).toBe(302);
-  return res;
-}
+import { db, expect, signUpHttp, test, uniqueEmail } from "./fixtures";
 
 function sessionCookie(res: APIResponse): string | undefined {
   return res
@@ -138,4 +132,84 @@ test("the forgot-password request is throttled per client address", async ({ req
   }
   const res = await request.post("/forgot-password", { form: { email: uniqueEmail("flood") }, headers: { "CF-Connecting-IP": ip } });
   expect(res.status()).toBe(429);
+});
+
+test("sign-up starts no session; the link confirms only by a same-site POST, once", async ({ request }) => {
+  const email = uniqueEmail("confirm");
+  const signup = await request.post("/signup", { form: { email, password: "footycoach" }, maxRedirects: 0 });
+  expect(signup.status()).toBe(302);
+  expect(signup.headers()["location"]).toBe("/login");
+  expect(sessionCookie(signup)).toBeUndefined();
+  expect((await db()`select 1 from account.sessions s join account.accounts a on a.id = s.user_id where a.email = ${email}`).length).toBe(
+    0,
+  );
+
+  const [mail] = await db()`select body_text from account.mail_outbox where to_email = ${email} order by id desc limit 1`;
+  const token = /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(mail.body_text)![1];
+  // The database keeps only the token's hash.
+  expect((await db()`select 1 from account.email_confirmation_tokens where token_hash = ${token}`).length).toBe(0);
+  // Opening the link (GET) changes nothing: mail scanners open links too.
+  const opened = await request.get(`/confirm-email?token=${token}`, { maxRedirects: 0 });
+  expect(opened.status()).toBe(200);
+  expect(opened.headers()["referrer-policy"]).toBe("same-origin");
+  expect(sessionCookie(opened)).toBeUndefined();
+  expect((await db()`select confirmed_at from account.accounts where email = ${email}`)[0].confirmed_at).toBeNull();
+  // Another site cannot post it (it would sign its visitor into this account).
+  const crossSite = await request.post("/confirm-email", {
+    form: { intent: "confirm", token },
+    headers: { Origin: "https://evil.example" },
+    maxRedirects: 0,
+  });
+  expect(crossSite.status()).toBe(403);
+  expect((await db()`select confirmed_at from account.accounts where email = ${email}`)[0].confirmed_at).toBeNull();
+
+  const confirmed = await request.post("/confirm-email", { form: { intent: "confirm", token }, maxRedirects: 0 });
+  expect(confirmed.status()).toBe(302);
+  expect(confirmed.headers()["location"]).toBe("/setup-profile");
+  expect(sessionCookie(confirmed)).toMatch(/HttpOnly/i);
+  const again = await request.post("/confirm-email", { form: { intent: "confirm", token }, maxRedirects: 0 });
+  expect(again.status()).toBe(400);
+  expect(await again.text()).toContain("This confirmation link is invalid or has expired.");
+});
+
+test("malformed confirmation requests answer 4xx, never 5xx", async ({ request }) => {
+  for (const token of ["", "x", "x".repeat(43), "%00".repeat(30), "x".repeat(20_000)]) {
+    const get = await request.get(`/confirm-email?token=${token}`, { maxRedirects: 0 });
+    expect(get.status(), `GET ${token.slice(0, 10)}`).toBe(200);
+    const post = await request.post("/confirm-email", { form: { intent: "confirm", token }, maxRedirects: 0 });
+    expect(post.status(), `POST ${token.slice(0, 10)}`).toBe(400);
+  }
+  expect((await request.post("/confirm-email", { form: { intent: "confirm" }, maxRedirects: 0 })).status()).toBe(400);
+  expect((await request.post("/confirm-email", { form: { intent: "nope" }, maxRedirects: 0 })).status()).toBe(400);
+  expect((await request.post("/confirm-email", { form: { intent: "resend", email: "x".repeat(5000) }, maxRedirects: 0 })).status()).toBe(
+    400,
+  );
+});
+
+test("sign-ups are throttled per client address (the referral farming report)", async ({ request }) => {
+  const ip = `10.8.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+  const signUpFrom = (email: string) =>
+    request.post("/signup", { form: { email, password: "footycoach" }, headers: { "CF-Connecting-IP": ip }, maxRedirects: 0 });
+  for (let i = 0; i < 10; i++) expect((await signUpFrom(uniqueEmail("farm"))).status()).toBe(302);
+  const blocked = await signUpFrom(uniqueEmail("farm"));
+  expect(blocked.status()).toBe(429);
+  expect(await blocked.text()).toContain("Too many attempts. Please wait 15 minutes and try again.");
+});
+
+test("a resend answers the same for an unknown address and one waiting for confirmation", async ({ request }) => {
+  const waiting = uniqueEmail("waiting");
+  expect((await request.post("/signup", { form: { email: waiting, password: "footycoach" }, maxRedirects: 0 })).status()).toBe(302);
+  const answer = async (email: string) => {
+    const res = await request.post("/confirm-email", { form: { intent: "resend", email }, maxRedirects: 0 });
+    // The page's main content (the document around it carries per-request values such as script nonces).
+    const main = /<main[\s\S]*?<\/main>/.exec(await res.text())?.[0] ?? "";
+    return { status: res.status(), body: main.replaceAll(email, "EMAIL") };
+  };
+  const known = await answer(waiting);
+  const unknown = await answer(uniqueEmail("nobody"));
+  expect(known.status).toBe(200);
+  expect(unknown).toEqual(known);
+  expect(known.body).toContain("If that email has an account waiting for confirmation, a new confirmation link has been sent to it.");
+  const mails = await db()`select 1 from account.mail_outbox where to_email = ${waiting} and subject = 'Confirm your FootyCoach account'`;
+  expect(mails.length).toBe(2);
 });

@@ -32,6 +32,9 @@ export interface AccountOptions {
   /** Stored as pgcrypto bcrypt (as the app stores it), so the account can log in through /login. Without a
    * password the hash is a placeholder that matches no password. */
   password?: string;
+  /** Default true: a confirmed account, as one whose confirmation link was opened. false: signed up, link not
+   * opened yet (cannot log in; a referral waits). */
+  confirmed?: boolean;
 }
 
 export interface Account {
@@ -39,17 +42,18 @@ export interface Account {
   email: string;
 }
 
-/** An account without a profile (a player who signed up but has not chosen a username yet). */
+/** An account without a profile (a player who signed up, confirmed, and has not chosen a username yet). */
 export async function createAccount(sql: Sql, opts: AccountOptions = {}): Promise<Account> {
   const email = opts.email ?? `account.${uniqueTag()}@example.test`;
+  const confirmedAt = opts.confirmed === false ? null : new Date();
   // Cost 4 keeps arranging fast; the app checks any bcrypt cost with crypt(password, hash).
   const [row] =
     opts.password === undefined
       ? await sql<{ id: string }[]>`
-        insert into account.accounts (email, password_hash) values (${email}, 'x') returning id`
+        insert into account.accounts (email, password_hash, confirmed_at) values (${email}, 'x', ${confirmedAt}) returning id`
       : await sql<{ id: string }[]>`
-        insert into account.accounts (email, password_hash)
-        values (${email}, extensions.crypt(${opts.password}, extensions.gen_salt('bf', 4))) returning id`;
+        insert into account.accounts (email, password_hash, confirmed_at)
+        values (${email}, extensions.crypt(${opts.password}, extensions.gen_salt('bf', 4)), ${confirmedAt}) returning id`;
   return { id: row.id, email };
 }
 

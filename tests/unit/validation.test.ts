@@ -88,13 +88,25 @@ describe("calendar dates", () => {
 });
 
 describe("sign-up and reset schemas", () => {
-  it("upper-cases the referral code and limits it to 8 characters", () => {
+  it("upper-cases the referral code", () => {
     expect(SignupSchema.parse({ email: "A@B.co", password: "secret1", referralCode: "abc123" })).toMatchObject({
       email: "a@b.co",
       referralCode: "ABC123",
     });
-    expect(SignupSchema.safeParse({ email: "a@b.co", password: "secret1", referralCode: "ABCDEFGHI" }).success).toBe(false);
     expect(SignupSchema.parse({ email: "a@b.co", password: "secret1", referralCode: "" }).referralCode).toBeNull();
+    expect(SignupSchema.parse({ email: "a@b.co", password: "secret1" }).referralCode).toBeNull();
+  });
+  it("never refuses a sign-up for its referral code: other characters are stripped, what is still no code is dropped", () => {
+    const code = (referralCode: string) => SignupSchema.safeParse({ email: "a@b.co", password: "secret1", referralCode });
+    // Typed with a dash or a space, in any case: letters and digits kept, upper-cased.
+    expect(code("AB-12345")).toMatchObject({ success: true, data: { referralCode: "AB12345" } });
+    expect(code("ab 12345")).toMatchObject({ success: true, data: { referralCode: "AB12345" } });
+    expect(code(" abcd-efgh ")).toMatchObject({ success: true, data: { referralCode: "ABCDEFGH" } });
+    expect(code("K7M2.Q9PX\t")).toMatchObject({ success: true, data: { referralCode: "K7M2Q9PX" } });
+    // Not a code even then (too long, nothing left, huge): left out, the sign-up goes on.
+    for (const junk of ["ABCDEFGHI", "---", "  ", "\u0000\u0001", "é", "x".repeat(3000)]) {
+      expect(code(junk), JSON.stringify(junk.slice(0, 12))).toMatchObject({ success: true, data: { referralCode: null } });
+    }
   });
   it("needs a password of 6 to 128 characters", () => {
     const short = ResetPasswordSchema.safeParse({ token: "t".repeat(43), password: "12345" });
