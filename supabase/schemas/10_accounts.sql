@@ -22,17 +22,27 @@ create table account.accounts (
   -- The referral code a player typed at sign-up (optional, up to 8 upper-case letters or digits), kept on the
   -- account as a record: the profile does not exist yet at sign-up (award: 70_referrals_and_tickets.sql).
   signup_referral_code text,
+  -- Accounts carried over from Supabase Auth (scripts/db/adopt.ts, decision 019) may arrive unable to log in yet:
+  -- an unconfirmed e-mail, a ban (until login_hold_until), or a hash pgcrypto cannot check (argon2, or none).
+  -- Login refuses them saying what to do; a password reset lifts 'unconfirmed' and 'password_reset'.
+  login_hold text,
+  login_hold_until timestamptz,
   constraint accounts_email_key unique (email),
   constraint accounts_email_format check (
     email = lower(email) and email = btrim(email)
     and char_length(email) between 3 and 254 and position('@' in email) > 1
   ),
   constraint accounts_password_hash_not_blank check (password_hash <> ''),
-  constraint accounts_signup_referral_code_format check (signup_referral_code ~ '^[A-Z0-9]{1,8}$')
+  constraint accounts_signup_referral_code_format check (signup_referral_code ~ '^[A-Z0-9]{1,8}$'),
+  constraint accounts_login_hold_check check (login_hold in ('unconfirmed', 'banned', 'password_reset')),
+  constraint accounts_login_hold_until_only_banned check (login_hold_until is null or login_hold = 'banned')
 );
 
 comment on column account.accounts.password_hash is
   'bcrypt hash made in SQL: extensions.crypt(password, extensions.gen_salt(''bf'', 10)); same format as Supabase Auth.';
+comment on column account.accounts.login_hold is
+  'Why the account cannot log in yet (carried over from Supabase Auth): unconfirmed, banned (until login_hold_until) '
+  'or password_reset (the hash could not be carried over); null for every account made by the app.';
 comment on column account.accounts.signup_referral_code is
   'The referral code typed at sign-up (upper-cased), kept as a record; the award itself is made at sign-up by '
   'public.handle_referral_signup (referrals and tickets).';
