@@ -22,7 +22,9 @@ try {
   const imitation = await createSupabaseImitation(server.url, "footy_bench_adopt");
   let t = performance.now();
   await seedOriginal(imitation.superUrl, scale);
-  console.log(`seeded the original shape (${scale.players} players, ${scale.competitions} competitions, ${scale.picks} picks requested) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded the original shape (${scale.players} players, ${scale.competitions} competitions, ${scale.picks} picks requested) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
   const sql = connect(imitation.url, { max: 1 });
   try {
     console.log(formatReport(await adopt(sql)));

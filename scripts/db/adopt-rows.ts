@@ -215,7 +215,8 @@ export async function copyOriginalRows(tx: postgres.TransactionSql): Promise<Rec
   for (const table of ORIGINAL_TABLES) {
     const [{ exists }] = await tx<{ exists: boolean }[]>`select to_regclass(${`${O}.${table}`}) is not null as exists`;
     if (!exists) continue;
-    const query = MISSING[table] ?? `select count(*) from ${O}.${table} o where not exists (select 1 from public.${table} n where n.id = o.id)`;
+    const query =
+      MISSING[table] ?? `select count(*) from ${O}.${table} o where not exists (select 1 from public.${table} n where n.id = o.id)`;
     const [{ count }] = await tx.unsafe<{ count: string }[]>(query);
     if (Number(count) > 0) notCarried[table] = Number(count);
   }

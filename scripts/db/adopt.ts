@@ -64,8 +64,14 @@ async function detect(sql: postgres.Sql | postgres.TransactionSql): Promise<"ori
            coalesce((select array_agg(relname::text) from pg_class
                       where relnamespace = 'public'::regnamespace and relkind in ('r', 'p')), '{}') as present`;
   if (s.ours && s.kept) return "adopted";
-  if (s.ours) throw new AdoptRefused("This database already has the FootyCoach schema and no original_app: nothing to adopt (use `supabase db push` for new migrations).");
-  if (s.kept) throw new AdoptRefused(`Schema ${ORIGINAL_SCHEMA} exists but the FootyCoach schema does not: not an adoption this command made; look before going on.`);
+  if (s.ours)
+    throw new AdoptRefused(
+      "This database already has the FootyCoach schema and no original_app: nothing to adopt (use `supabase db push` for new migrations).",
+    );
+  if (s.kept)
+    throw new AdoptRefused(
+      `Schema ${ORIGINAL_SCHEMA} exists but the FootyCoach schema does not: not an adoption this command made; look before going on.`,
+    );
   const missing = REQUIRED.filter((t) => !s.present.includes(t));
   if (missing.length === REQUIRED.length) {
     throw new AdoptRefused("No original app tables in schema public: this is an empty project; deploy with `supabase db push` instead.");
@@ -131,7 +137,9 @@ export async function adopt(sql: postgres.Sql, dir = "supabase/migrations"): Pro
   const report = await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK[0]}, ${LOCK[1]})`;
     if ((await detect(tx)) === "adopted") {
-      const [rec] = await tx.unsafe<{ report: AdoptReport }[]>(`select report from ${ORIGINAL_SCHEMA}.adoption order by adopted_at desc limit 1`);
+      const [rec] = await tx.unsafe<{ report: AdoptReport }[]>(
+        `select report from ${ORIGINAL_SCHEMA}.adoption order by adopted_at desc limit 1`,
+      );
       return {
         ...rec.report,
         state: "already-adopted" as const,
@@ -153,7 +161,9 @@ export async function adopt(sql: postgres.Sql, dir = "supabase/migrations"): Pro
     const ours = new Set((await listMigrations(dir)).map((m) => m.version));
     await tx.unsafe(`create table ${ORIGINAL_SCHEMA}.schema_migrations as select * from supabase_migrations.schema_migrations`);
     const originalVersions = (
-      await tx<{ version: string }[]>`delete from supabase_migrations.schema_migrations where not (version = any(${[...ours]})) returning version`
+      await tx<
+        { version: string }[]
+      >`delete from supabase_migrations.schema_migrations where not (version = any(${[...ours]})) returning version`
     )
       .map((r) => r.version)
       .sort();
@@ -190,7 +200,8 @@ export function formatReport(r: AdoptReport): string {
       ? `Adopted the original database in ${(r.ms / 1000).toFixed(1)} s (one transaction).`
       : `Already adopted: nothing changed (${(r.ms / 1000).toFixed(1)} s). The figures of the adoption follow.`,
   );
-  if (r.state === "adopted") lines.push(`Migrations applied: ${r.migrationsApplied}; original objects moved to ${ORIGINAL_SCHEMA}: ${r.moved.length}.`);
+  if (r.state === "adopted")
+    lines.push(`Migrations applied: ${r.migrationsApplied}; original objects moved to ${ORIGINAL_SCHEMA}: ${r.moved.length}.`);
   lines.push(`Original migration history kept in ${ORIGINAL_SCHEMA}.schema_migrations: ${r.originalVersions.join(", ") || "(none)"}.`);
   lines.push("", "rows before (original)            rows after (current)");
   const names = [...new Set([...Object.keys(r.before), ...Object.keys(r.after)])].sort();

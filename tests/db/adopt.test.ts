@@ -22,7 +22,17 @@ let first: AdoptReport;
 let originalCounts: Record<string, number>;
 let originalIds: Record<string, string[]>;
 
-const TABLES = ["profiles", "competitions", "fixtures", "user_selections", "team_selections", "tickets", "scout_entries", "scout_predictions", "release_notes"];
+const TABLES = [
+  "profiles",
+  "competitions",
+  "fixtures",
+  "user_selections",
+  "team_selections",
+  "tickets",
+  "scout_entries",
+  "scout_predictions",
+  "release_notes",
+];
 
 async function login(email: string, password: string) {
   return verifyLogin(createDb(imitation.url, new Date()), email, password, "203.0.113.7");
@@ -60,7 +70,10 @@ describe.skipIf(kind !== "postgres")("db:adopt on an imitation of the hosted pro
   it("keeps every original row (in original_app) and carries each one over or counts it as not carried", async () => {
     for (const t of TABLES) {
       const kept = await su.unsafe<{ id: string }[]>(`select id::text from original_app.${t} order by 1`);
-      expect(kept.map((r) => r.id), t).toEqual(originalIds[t]);
+      expect(
+        kept.map((r) => r.id),
+        t,
+      ).toEqual(originalIds[t]);
       const [{ n }] = await su.unsafe<{ n: number }[]>(
         `select count(*)::int as n from original_app.${t} o where exists (select 1 from public.${t} c where c.id = o.id)`,
       );
@@ -174,7 +187,8 @@ describe.skipIf(kind !== "postgres")("db:adopt on an imitation of the hosted pro
       for (const t of [...TABLES, "player_names"]) {
         out[t] = await owner.unsafe(`select md5(string_agg(x::text, ',' order by x::text)) as h from public.${t} x`);
       }
-      out.accounts = await owner`select md5(string_agg(a::text, ',' order by a.id)) as h from (select id, email, password_hash, login_hold from account.accounts) a`;
+      out.accounts =
+        await owner`select md5(string_agg(a::text, ',' order by a.id)) as h from (select id, email, password_hash, login_hold from account.accounts) a`;
       out.history = await owner`select string_agg(version, ',' order by version) from supabase_migrations.schema_migrations`;
       return out;
     };

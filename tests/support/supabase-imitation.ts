@@ -315,7 +315,15 @@ export async function seedOriginal(superUrl: string, scale: Scale = SMALL): Prom
       await tx.unsafe(`create temporary table seed_hash on commit drop as
                          select extensions.crypt('generated-password', extensions.gen_salt('bf', 4)) as h`);
       for (const [key, p] of Object.entries(PEOPLE)) {
-        const person = p as (typeof PEOPLE)[Person] & { unconfirmed?: boolean; bannedFor?: string; deleted?: boolean; argon2?: boolean };
+        const person = p as {
+          email: string;
+          password: string | null;
+          prefix?: string;
+          unconfirmed?: boolean;
+          bannedFor?: string;
+          deleted?: boolean;
+          argon2?: boolean;
+        };
         await tx`
           insert into auth.users (id, aud, role, email, encrypted_password, email_confirmed_at, banned_until, deleted_at,
                                   raw_user_meta_data, created_at, updated_at)
@@ -393,10 +401,11 @@ export async function seedOriginal(superUrl: string, scale: Scale = SMALL): Prom
          order by us.created_at, us.user_id, us.competition_id, md
          limit ${scale.picks};
 
-        -- Scout: in each scout competition some players have an entry for match days 9 and 10, 10 predictions each.
+        -- Scout: in each scout competition about 50 players have an entry for match days 9 and 10, 10 predictions each.
         insert into public.scout_entries (competition_id, user_id, match_day, league, season, entry_index, total_points, exact_count, locked, created_at)
         select c.id, p.id, md, 'Premier League', '2025/26', 0, 0, 0, true, now() - interval '20 days'
-          from seed_comps c join seed_players p on c.type = 'scout' and p.n % 5 = c.n % 5
+          from seed_comps c join seed_players p
+            on c.type = 'scout' and (p.n + c.n) % greatest(1, (select count(*) from seed_players) / 50) = 0
           cross join generate_series(9, 10) md;
         insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals, points_awarded, exact)
         select e.id, f.id, (f.id % 3)::int, (f.id % 2)::int, 0, false
