@@ -1,4 +1,5 @@
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -8,6 +9,9 @@ import { defineConfig } from "vitest/config";
  * database, including the 503 page when it is down.
  */
 export default defineConfig({
+  // app/ imports its own modules as ~/... (the Remix build resolves it through tsconfig; the workers tests import
+  // app modules directly too)
+  resolve: { alias: { "~": path.resolve(import.meta.dirname, "app") } },
   plugins: [
     cloudflareTest({
       main: "./workers/web/index.ts",

@@ -26,6 +26,9 @@ const VapidKey = z.string().regex(/^B[A-Za-z0-9_-]{86}$/, "must be a base64url u
 /** Firebase web configuration values are public identifiers (they reach the browser). */
 const FirebaseValue = z.string().regex(/^[A-Za-z0-9:_.-]{1,200}$/, "must be a Firebase web config value");
 
+/** "FootyCoach <no-reply@example.com>" or "no-reply@example.com", as the mail provider accepts it. */
+const MAIL_FROM = /^([^<>@\r\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
+
 const EnvSchema = z
   .object({
     ENVIRONMENT: z.enum(["development", "test", "production"]).default("production"),
@@ -58,6 +61,13 @@ const EnvSchema = z
     }
     if (env.ENVIRONMENT === "production" && env.MAIL_PROVIDER === "outbox") {
       ctx.addIssue({ code: "custom", message: "production needs a real MAIL_PROVIDER" });
+    }
+    // A provider without its key would start and then fail at the first reset mail: refused with the rest.
+    if (env.MAIL_PROVIDER === "resend" && !env.MAIL_API_KEY.trim()) {
+      ctx.addIssue({ code: "custom", path: ["MAIL_API_KEY"], message: "MAIL_API_KEY is required with MAIL_PROVIDER=resend" });
+    }
+    if (!MAIL_FROM.test(env.MAIL_FROM)) {
+      ctx.addIssue({ code: "custom", path: ["MAIL_FROM"], message: 'MAIL_FROM must be "Name <address@domain>" or an address' });
     }
     const firebase = [
       env.FIREBASE_API_KEY,
@@ -100,6 +110,16 @@ export type Env = z.infer<typeof EnvSchema>;
 
 const cache = new WeakMap<object, Env>();
 
+/**
+ * What is wrong with a configuration, one line per problem: the binding's name and the rule it breaks, never its
+ * value (these lines are logged and shown by /functions/v1/health).
+ */
+export class InvalidConfiguration extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid Worker configuration: ${problems.join("; ")}`);
+  }
+}
+
 /** Validates the bindings once per isolate (bindings objects are stable per isolate). */
 export function readEnv(bindings: Bindings): Env {
   const hit = cache.get(bindings);
@@ -109,7 +129,7 @@ export function readEnv(bindings: Bindings): Env {
     DATABASE_URL: bindings.HYPERDRIVE?.connectionString,
   });
   if (!parsed.success) {
-    throw new Error(`Invalid Worker configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new InvalidConfiguration(parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
   }
   cache.set(bindings, parsed.data);
   return parsed.data;

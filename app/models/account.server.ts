@@ -162,6 +162,13 @@ async function awardReferral(tx: Tx, userId: string, email: string, code: string
   }
 }
 
+/** Why an account carried over from Supabase Auth cannot log in yet (account.accounts.login_hold, decision 019). */
+type LoginHold = "banned" | "password_reset";
+export const HOLD_MESSAGES: Record<LoginHold, string> = {
+  banned: "This account is suspended.",
+  password_reset: "Your password has to be set again: use Forgot Password to get a link.",
+};
+
 type LoginResult =
   { ok: true; userId: string; username: string | null } | { ok: false; throttled: boolean; unconfirmed: boolean; message: string };
 
@@ -176,11 +183,16 @@ export async function verifyLogin(db: Db, email: string, password: string, addre
     if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, unconfirmed: false, message: THROTTLED_MESSAGE };
     // With no matching account a fresh salt is hashed anyway, so a wrong email costs the same bcrypt
     // work as a wrong password (no timing hint about which accounts exist).
-    const [row] = await tx<{ id: string | null; ok: boolean; confirmed: boolean; username: string | null }[]>`
-      select a.id, coalesce(a.password_hash = extensions.crypt(${password}, coalesce(a.password_hash, extensions.gen_salt('bf', 10))), false)
+    // Only bcrypt hashes are checked: an account carried over with another kind (argon2, none) is held for a
+    // reset and gets a fresh salt here, so it never matches and crypt() never sees a salt it cannot read.
+    const [row] = await tx<{ id: string | null; ok: boolean; confirmed: boolean; username: string | null; hold: LoginHold | null }[]>`
+      select a.id,
+             coalesce(a.password_hash = extensions.crypt(${password},
+               case when a.password_hash like '$2a$%' then a.password_hash else extensions.gen_salt('bf', 10) end), false)
                and a.id is not null as ok,
              a.confirmed_at is not null as confirmed,
-             p.username
+             p.username,
+             case when a.login_hold = 'banned' and a.login_hold_until <= public.app_now() then null else a.login_hold end as hold
         from (select 1) one
         left join account.accounts a on a.email = ${email}
         left join public.profiles p on p.id = a.id`;
@@ -188,6 +200,9 @@ export async function verifyLogin(db: Db, email: string, password: string, addre
       await recordAttempt(tx, "login", keys, false);
       return { ok: false as const, throttled: false, unconfirmed: false, message: INVALID_CREDENTIALS };
     }
+    // Said only to whoever knows the password, so it tells nobody else that the account exists. A hold
+    // (a ban, a hash to set again) goes first: confirming the address would not lift it.
+    if (row.hold) return { ok: false as const, throttled: false, unconfirmed: false, message: HOLD_MESSAGES[row.hold] };
     // The right password of an account whose link was not opened: not a failed guess (nothing recorded).
     if (!row.confirmed) return { ok: false as const, throttled: false, unconfirmed: true, message: UNCONFIRMED };
     // A good login clears the account's failures; the address keeps its count.
@@ -247,7 +262,10 @@ export async function resetPassword(db: Db, token: string, password: string, add
       return { ok: false as const, throttled: false, message: "This reset link is invalid or has expired." };
     }
     await tx`update account.accounts
-                set password_hash = extensions.crypt(${password}, extensions.gen_salt('bf', 10)), updated_at = public.app_now()
+                set password_hash = extensions.crypt(${password}, extensions.gen_salt('bf', 10)), updated_at = public.app_now(),
+                    -- the link reached the player's inbox: the address is confirmed and the password is new
+                    confirmed_at = coalesce(confirmed_at, public.app_now()),
+                    login_hold = case when login_hold = 'banned' then login_hold end
               where id = ${used.user_id}`;
     await tx`delete from account.sessions where user_id = ${used.user_id}`;
     await tx`update account.password_reset_tokens set used_at = public.app_now() where user_id = ${used.user_id} and used_at is null`;

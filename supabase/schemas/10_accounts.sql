@@ -26,13 +26,20 @@ create table account.accounts (
   -- Accounts). No default: every path that makes an account decides (the app's sign-up leaves it null; the demo
   -- seed, the test factories and the adoption of Supabase Auth accounts set it).
   confirmed_at timestamptz,
+  -- Accounts carried over from Supabase Auth (scripts/db/adopt.ts, decision 019) may arrive unable to log in yet:
+  -- a ban (until login_hold_until), or a hash pgcrypto cannot check (argon2, or none). Login refuses them saying
+  -- what to do; a password reset lifts 'password_reset' (and confirms the address).
+  login_hold text,
+  login_hold_until timestamptz,
   constraint accounts_email_key unique (email),
   constraint accounts_email_format check (
     email = lower(email) and email = btrim(email)
     and char_length(email) between 3 and 254 and position('@' in email) > 1
   ),
   constraint accounts_password_hash_not_blank check (password_hash <> ''),
-  constraint accounts_signup_referral_code_format check (signup_referral_code ~ '^[A-Z0-9]{1,8}$')
+  constraint accounts_signup_referral_code_format check (signup_referral_code ~ '^[A-Z0-9]{1,8}$'),
+  constraint accounts_login_hold_check check (login_hold in ('banned', 'password_reset')),
+  constraint accounts_login_hold_until_only_banned check (login_hold_until is null or login_hold = 'banned')
 );
 
 comment on column account.accounts.password_hash is
@@ -40,6 +47,9 @@ comment on column account.accounts.password_hash is
 comment on column account.accounts.confirmed_at is
   'When the account''s confirmation link was opened; null = not confirmed yet: no login and no referral award. '
   'Accounts older than migration 20261125130000 were marked confirmed as of their creation.';
+comment on column account.accounts.login_hold is
+  'Why the account cannot log in yet (carried over from Supabase Auth): banned (until login_hold_until) or '
+  'password_reset (the hash could not be carried over); null for every account made by the app.';
 
 create trigger accounts_set_updated_at
   before update on account.accounts

@@ -6,6 +6,8 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/scheduler/index";
+import { readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
+import { runTick } from "../../workers/scheduler/jobs";
 import { addPick, createPlayer, type Sql } from "../support/factories";
 import { itOnRealPostgres } from "../support/real-postgres";
 import { addMember, db, eventually, HOUR, leagueWithCompetition, MINUTE, received, subscribedPlayer, settle } from "./arrange";
@@ -214,5 +216,32 @@ describe("match-day job", () => {
     expect(await state()).toBe("open");
     await tick(new Date(deadline.getTime() + MINUTE));
     expect(await state()).toBe("closed");
+  });
+
+  it("runs in production without push keys: registration closes and the reminder job reports 'push not configured'", async () => {
+    const { competition, deadline } = await leagueWithCompetition(sql, week(20), { registrationStatus: "open" });
+    const noPush = {
+      ...(env as unknown as SchedulerBindings),
+      ENVIRONMENT: "production",
+      PUSH_PROVIDER: "live",
+      VAPID_PUBLIC_KEY: "",
+      VAPID_PRIVATE_KEY: "",
+      PUSH_ENDPOINT_OVERRIDE: "",
+      FCM_API_URL: "",
+    };
+    const at = new Date(deadline.getTime() + MINUTE);
+    const report = await runTick(readSchedulerEnv(noPush), at.getTime(), at);
+    expect(report.jobs.map((j) => [j.job, j.status])).toEqual([
+      ["matchdays", "done"],
+      ["scout_sweep", "done"],
+      ["reminders", "failed"],
+      ["cleanup", "done"],
+    ]);
+    expect(report.jobs[2]).toMatchObject({
+      error: expect.stringMatching(/^push not configured: .*VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY/),
+    });
+    expect(report.deliveriesQueued).toBe(0);
+    const [row] = await sql<{ s: string }[]>`select registration_status as s from public.competitions where id = ${competition.id}`;
+    expect(row.s).toBe("closed");
   });
 });

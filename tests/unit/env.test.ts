@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pushConfig, readEnv, type Bindings } from "~/env.server";
+import { InvalidConfiguration, pushConfig, readEnv, type Bindings } from "~/env.server";
 
 const SECRET = "s".repeat(32);
 const DATABASE_URL = "postgres://app@db.example/footycoach";
@@ -126,5 +126,28 @@ describe("push configuration", () => {
     expect(() => readEnv(bindings({ ENVIRONMENT: "test", ...firebase, FIREBASE_MESSAGING_SENDER_ID: "abc" }))).toThrow(
       /FIREBASE_MESSAGING_SENDER_ID/,
     );
+  });
+});
+
+describe("readEnv: mail settings are validated with the rest", () => {
+  it("refuses MAIL_PROVIDER=resend without MAIL_API_KEY, naming the binding and never a value", () => {
+    expect(() => readEnv(bindings({ ENVIRONMENT: "production", MAIL_PROVIDER: "resend" }))).toThrow(
+      "MAIL_API_KEY: MAIL_API_KEY is required with MAIL_PROVIDER=resend",
+    );
+    try {
+      readEnv(bindings({ ENVIRONMENT: "production", MAIL_PROVIDER: "resend", MAIL_FROM: "no at sign" }));
+    } catch (error) {
+      expect((error as InvalidConfiguration).problems).toEqual([
+        "MAIL_API_KEY: MAIL_API_KEY is required with MAIL_PROVIDER=resend",
+        'MAIL_FROM: MAIL_FROM must be "Name <address@domain>" or an address',
+      ]);
+      expect((error as Error).message).not.toContain(SECRET);
+    }
+  });
+
+  it("accepts both spellings of MAIL_FROM", () => {
+    for (const MAIL_FROM of ["FootyCoach <no-reply@footycoach.app>", "no-reply@footycoach.app"]) {
+      expect(readEnv(bindings({ ...production, MAIL_FROM })).MAIL_FROM).toBe(MAIL_FROM);
+    }
   });
 });

@@ -3,7 +3,7 @@
  * service (PUSH_ENDPOINT_OVERRIDE) is for development and tests only, and only to this machine.
  */
 import { describe, expect, it } from "vitest";
-import { readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
+import { pushNotConfigured, readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
 
 const VAPID_PUBLIC_KEY = `B${"A".repeat(86)}`;
 const VAPID_PRIVATE_KEY = "A".repeat(43);
@@ -12,6 +12,9 @@ const VAPID_PRIVATE_KEY = "A".repeat(43);
 function bindings(vars: Partial<Omit<SchedulerBindings, "HYPERDRIVE" | "PUSH_QUEUE">>): SchedulerBindings {
   return { HYPERDRIVE: {} as Hyperdrive, PUSH_QUEUE: {} as SchedulerBindings["PUSH_QUEUE"], ...vars };
 }
+
+/** The push problems of a configuration (push settings never stop the Worker: they turn pushes off). */
+const problems = (b: SchedulerBindings) => readSchedulerEnv(b).pushProblems.join("; ");
 
 const production = { ENVIRONMENT: "production", VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY };
 
@@ -25,17 +28,17 @@ describe("readSchedulerEnv: PUSH_ENDPOINT_OVERRIDE", () => {
   });
 
   it("is refused in production, and without ENVIRONMENT (which is production)", () => {
-    expect(() => readSchedulerEnv(bindings({ ...production, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:29397" }))).toThrow(
+    expect(problems(bindings({ ...production, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:29397" }))).toContain(
       "PUSH_ENDPOINT_OVERRIDE cannot be set in production",
     );
-    expect(() => readSchedulerEnv(bindings({ VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:1" }))).toThrow(
+    expect(problems(bindings({ VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, PUSH_ENDPOINT_OVERRIDE: "http://127.0.0.1:1" }))).toContain(
       "PUSH_ENDPOINT_OVERRIDE cannot be set in production",
     );
   });
 
   it("is refused when it points off this machine, in any environment", () => {
     for (const url of ["http://10.0.0.1:8080", "http://169.254.169.254", "https://evil.example", "http://127.0.0.1.evil.example"]) {
-      expect(() => readSchedulerEnv(bindings({ ENVIRONMENT: "test", PUSH_ENDPOINT_OVERRIDE: url })), url).toThrow(
+      expect(problems(bindings({ ENVIRONMENT: "test", PUSH_ENDPOINT_OVERRIDE: url })), url).toContain(
         "PUSH_ENDPOINT_OVERRIDE must be a local push service (http or https on 127.0.0.1, localhost or [::1])",
       );
     }
@@ -46,10 +49,32 @@ describe("readSchedulerEnv: PUSH_ENDPOINT_OVERRIDE", () => {
   });
 });
 
+describe("readSchedulerEnv: push settings never stop the game jobs", () => {
+  it("reads a production Worker without VAPID keys, with push reported as not configured", () => {
+    const env = readSchedulerEnv(bindings({ ENVIRONMENT: "production" }));
+    expect(env.ENVIRONMENT).toBe("production");
+    expect(pushNotConfigured(env)).toBe("push not configured: push: production needs VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY");
+  });
+
+  it("names a malformed key without its value", () => {
+    const env = readSchedulerEnv(bindings({ ...production, VAPID_PRIVATE_KEY: "not-a-key-secret-value" }));
+    expect(pushNotConfigured(env)).toMatch(/^push not configured: VAPID_PRIVATE_KEY: /);
+    expect(pushNotConfigured(env)).not.toContain("not-a-key-secret-value");
+  });
+
+  it("has nothing to report with both keys", () => {
+    expect(pushNotConfigured(readSchedulerEnv(bindings({ ...production })))).toBeNull();
+  });
+
+  it("still refuses an unknown ENVIRONMENT", () => {
+    expect(() => readSchedulerEnv(bindings({ ENVIRONMENT: "prod" }))).toThrow(/scheduler configuration: ENVIRONMENT/);
+  });
+});
+
 describe("readSchedulerEnv: FCM_API_URL", () => {
   it("must be FCM's own host in production; anything local in development and tests", () => {
     expect(readSchedulerEnv(bindings({ ...production })).FCM_API_URL).toBe("https://fcm.googleapis.com");
-    expect(() => readSchedulerEnv(bindings({ ...production, FCM_API_URL: "https://10.0.0.1" }))).toThrow(
+    expect(problems(bindings({ ...production, FCM_API_URL: "https://10.0.0.1" }))).toContain(
       "FCM_API_URL must be https://fcm.googleapis.com in production",
     );
     expect(readSchedulerEnv(bindings({ ENVIRONMENT: "test", FCM_API_URL: "http://127.0.0.1:29396" })).FCM_API_URL).toBe(

@@ -68,16 +68,34 @@ const EnvSchema = z
     }
   });
 
-export type SchedulerEnv = z.infer<typeof EnvSchema> & { HYPERDRIVE: Hyperdrive; PUSH_QUEUE: Queue<DeliveryMessage> };
+/** What the game jobs need: nothing but the environment (the database is the binding). */
+const CoreSchema = z.object({ ENVIRONMENT: z.enum(["development", "test", "production"]).default("production") });
+
+export type SchedulerEnv = z.infer<typeof EnvSchema> & {
+  HYPERDRIVE: Hyperdrive;
+  PUSH_QUEUE: Queue<DeliveryMessage>;
+  /**
+   * Why pushes cannot be sent (empty when they can). Push configuration never stops the game jobs (registration
+   * closing, match-day processing, the Scout sweep): the reminder job reports these as its error instead.
+   */
+  pushProblems: string[];
+};
 
 const checked = new WeakMap<object, SchedulerEnv>();
 
-/** The bindings checked once per bindings object; a bad configuration fails loudly at the first run. */
+/**
+ * The bindings checked once per bindings object. A bad ENVIRONMENT fails loudly at the first run; a bad or missing
+ * push setting only turns pushes off (pushProblems), so the game jobs run whatever the push configuration is.
+ */
 export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
   const known = checked.get(bindings);
   if (known) return known;
-  const parsed = EnvSchema.safeParse({
-    ENVIRONMENT: bindings.ENVIRONMENT || undefined,
+  const core = CoreSchema.safeParse({ ENVIRONMENT: bindings.ENVIRONMENT || undefined });
+  if (!core.success) {
+    throw new Error(`scheduler configuration: ${core.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`).join("; ")}`);
+  }
+  const given = {
+    ENVIRONMENT: core.data.ENVIRONMENT,
     PUSH_PROVIDER: bindings.PUSH_PROVIDER || undefined,
     APP_URL: bindings.APP_URL || undefined,
     VAPID_PUBLIC_KEY: bindings.VAPID_PUBLIC_KEY || undefined,
@@ -86,11 +104,24 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
     FCM_SERVICE_ACCOUNT: bindings.FCM_SERVICE_ACCOUNT || undefined,
     FCM_API_URL: bindings.FCM_API_URL || undefined,
     PUSH_ENDPOINT_OVERRIDE: bindings.PUSH_ENDPOINT_OVERRIDE || undefined,
-  });
-  if (!parsed.success) {
-    throw new Error(`scheduler configuration: ${parsed.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`).join("; ")}`);
-  }
-  const env = { ...parsed.data, HYPERDRIVE: bindings.HYPERDRIVE, PUSH_QUEUE: bindings.PUSH_QUEUE };
+  };
+  const parsed = EnvSchema.safeParse(given);
+  // Names and rules only: a key's value is never part of a problem (they end up in logs and job results).
+  const pushProblems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "push"}: ${i.message}`);
+  // Unusable push settings: the defaults (which send nothing) keep the types whole for the game jobs.
+  const data = parsed.success ? parsed.data : EnvSchema.parse({ ENVIRONMENT: "test", PUSH_PROVIDER: "outbox" });
+  const env: SchedulerEnv = {
+    ...data,
+    ENVIRONMENT: core.data.ENVIRONMENT,
+    HYPERDRIVE: bindings.HYPERDRIVE,
+    PUSH_QUEUE: bindings.PUSH_QUEUE,
+    pushProblems,
+  };
   checked.set(bindings, env);
   return env;
+}
+
+/** "push not configured: ..." when pushes cannot be sent, else null. */
+export function pushNotConfigured(env: SchedulerEnv): string | null {
+  return env.pushProblems.length ? `push not configured: ${env.pushProblems.join("; ")}` : null;
 }

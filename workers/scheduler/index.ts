@@ -1,6 +1,7 @@
 import { Hono } from "hono";
+import { connect } from "./db";
 import { deliverBatch } from "./deliver";
-import { readSchedulerEnv, type SchedulerBindings } from "./env";
+import { pushNotConfigured, readSchedulerEnv, type SchedulerBindings } from "./env";
 import { runTick } from "./jobs";
 import type { DeliveryMessage } from "./queue";
 
@@ -12,6 +13,29 @@ import type { DeliveryMessage } from "./queue";
 const app = new Hono<{ Bindings: SchedulerBindings }>();
 
 app.get("/", (c) => c.json({ service: "footycoach-scheduler", crons: ["*/15 * * * *"] }));
+
+/**
+ * For the post-deploy smoke check (`npm run smoke`): whether the game jobs can reach the database and whether
+ * pushes can be sent (names of missing or bad settings, never their values). 503 when either cannot.
+ */
+app.get("/health", async (c) => {
+  let env;
+  try {
+    env = readSchedulerEnv(c.env);
+  } catch (error) {
+    return c.json({ ok: false, config: "invalid", problems: [(error as Error).message] }, 503);
+  }
+  const database = await connect(env)`select 1 as ok`.then(
+    (rows) => rows[0]?.ok === 1,
+    () => false,
+  );
+  const push = pushNotConfigured(env);
+  const ok = database && !push;
+  return c.json(
+    { ok, config: push ? "invalid" : "valid", database: database ? "reachable" : "unreachable", push: push ?? "configured" },
+    ok ? 200 : 503,
+  );
+});
 app.notFound((c) => c.json({ error: "Not found" }, 404));
 
 const scheduler: ExportedHandler<SchedulerBindings, DeliveryMessage> = {
@@ -28,7 +52,11 @@ const scheduler: ExportedHandler<SchedulerBindings, DeliveryMessage> = {
   },
 
   async queue(batch, bindings) {
-    await deliverBatch(batch, readSchedulerEnv(bindings));
+    const env = readSchedulerEnv(bindings);
+    // Messages wait in the queue (retried with backoff) until push is configured; nothing is marked sent.
+    const pushOff = pushNotConfigured(env);
+    if (pushOff) throw new Error(pushOff);
+    await deliverBatch(batch, env);
   },
 };
 

@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import { atTime, connect, type Sql } from "./db";
-import type { SchedulerEnv } from "./env";
+import { pushNotConfigured, type SchedulerEnv } from "./env";
 import { enqueueDeliveries } from "./queue";
 
 export type JobName = "matchdays" | "scout_sweep" | "reminders" | "cleanup";
@@ -65,13 +65,20 @@ export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Dat
       return { scored: n };
     }),
   );
-  jobs.push(
-    await runJob(sql, now, scheduledAt, "reminders", async (tx) => {
-      const rows = await tx<{ delivery_id: string }[]>`select delivery_id from private.queue_reminders(${now})`;
-      newDeliveries = rows.map((r) => Number(r.delivery_id));
-      return { deliveries: rows.length };
-    }),
-  );
+  // Reminders are pushes: without push configuration they are not queued at all (so none is recorded as sent),
+  // and the job reports why. The game jobs above and the cleanup below run either way.
+  const pushOff = pushNotConfigured(env);
+  if (pushOff) {
+    console.error(`scheduler job reminders skipped: ${pushOff}`);
+    jobs.push({ job: "reminders", status: "failed", error: pushOff });
+  } else
+    jobs.push(
+      await runJob(sql, now, scheduledAt, "reminders", async (tx) => {
+        const rows = await tx<{ delivery_id: string }[]>`select delivery_id from private.queue_reminders(${now})`;
+        newDeliveries = rows.map((r) => Number(r.delivery_id));
+        return { deliveries: rows.length };
+      }),
+    );
 
   // History older than 90 days (30 for job runs): its deadlines have long passed.
   jobs.push(
@@ -81,6 +88,7 @@ export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Dat
     }),
   );
 
+  if (pushOff) return { scheduledAt, jobs, deliveriesQueued: 0, messagesSent: 0 };
   // The new deliveries, and any a dead tick or consumer left behind (the consumer's claim makes a repeat safe).
   const stranded = await atTime(
     sql,

@@ -1,6 +1,6 @@
 import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
 import * as build from "../../build/server/index.js";
-import { readEnv, type Bindings } from "../../app/env.server";
+import { InvalidConfiguration, readEnv, type Env, type Bindings } from "../../app/env.server";
 import { createDb } from "../../app/db/request-db.server";
 import { notSaved } from "../../app/db/errors.server";
 import { readClock } from "../../app/clock.server";
@@ -23,13 +23,39 @@ function notSavedPage(): Response {
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5" } });
 }
 
+/**
+ * A Worker deployed with a bad configuration answers 503 everywhere, loudly: /functions/v1/health lists the
+ * problems (names and rules, never values) for the post-deploy smoke check (`npm run smoke`), pages say the
+ * service is unavailable, and the log says why once per request.
+ */
+function misconfigured(request: Request, error: InvalidConfiguration): Response {
+  console.error(error.message);
+  if (new URL(request.url).pathname === "/functions/v1/health") {
+    return Response.json(
+      { ok: false, config: "invalid", problems: error.problems },
+      { status: 503, headers: { "Cache-Control": "no-store" } },
+    );
+  }
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Unavailable | FootyCoach</title></head><body><main><h1>FootyCoach is unavailable</h1><p>The service is being set up. Please try again in a few minutes.</p></main></body></html>`;
+  return new Response(html, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "60", "Cache-Control": "no-store" },
+  });
+}
+
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
     // Every mutation must come from our own pages: a cross-site form post is refused before any work.
     if (isCrossSiteMutation(request)) {
       return new Response("Cross-site request refused.", { status: 403, headers: { "Content-Type": "text/plain" } });
     }
-    const env = readEnv(bindings);
+    let env: Env;
+    try {
+      env = readEnv(bindings);
+    } catch (error) {
+      if (error instanceof InvalidConfiguration) return misconfigured(request, error);
+      throw error;
+    }
     const now = readClock(request, env);
     const db = createDb(env.DATABASE_URL, now, { serializeStatements: env.DB_EMBEDDED === "1" });
 
