@@ -13,52 +13,58 @@
 --   account tables: accounts, auth_attempts, mail_outbox, password_reset_tokens, sessions
 --   auth functions: uid
 --   private tables: job_runs, push_deliveries, scout_scoring_queue
---   private functions: accounts_sync_profile_email, admin_competition_types, admin_create_competition,
---                      advance_scout_competitions, after_fixture_change, authenticate,
---                      can_see_match_day_picks, claim_job_run, claim_push_deliveries,
---                      clean_scheduler_history, close_due_registrations, competition_leagues,
---                      competition_registration_key, competition_seasons, competition_types,
---                      competitions_before_write, create_competition, create_private_competition, csv_text,
---                      delete_push_subscription, disable_notifications, drain_scout_scoring_queue,
---                      eligible_teams, finish_job_run, fixtures_queue_scout_scoring,
+--   private functions: accept_feed_result, accounts_sync_profile_email, admin_competition_types,
+--                      admin_create_competition, advance_scout_competitions, after_fixture_change,
+--                      apply_fixture_result, authenticate, can_see_match_day_picks, claim_due_feed_league,
+--                      claim_job_run, claim_push_deliveries, clean_scheduler_history,
+--                      close_due_registrations, competition_leagues, competition_registration_key,
+--                      competition_seasons, competition_types, competitions_before_write, create_competition,
+--                      create_private_competition, csv_text, delete_push_subscription, disable_notifications,
+--                      drain_scout_scoring_queue, eligible_teams, feed_competition_code,
+--                      feed_team_display_name, finish_job_run, fixtures_queue_scout_scoring,
 --                      fixtures_refresh_matchdays, fixtures_refresh_stats, get_scout_leaderboard_matchday,
 --                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
 --                      get_scout_leaderboard_season_player, grant_footycoach_tickets_for_competition,
 --                      grant_footycoach_tickets_for_profile, handle_referral_signup, is_admin, is_https_url,
---                      is_team_name, join_competition, knockout_status, local_today, lock_competition,
+--                      is_team_name, join_competition, keep_manual_result, knockout_outcome_text,
+--                      knockout_status, link_feed_league, local_today, lock_competition,
 --                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
 --                      lock_scout_competitions, manage_selections, matchdays_sync_competitions,
---                      player_names_sync_sort_name, process_competition, process_due_matchdays,
---                      profiles_before_insert, profiles_check_age, profiles_protect_columns,
---                      profiles_sync_player_name, queue_reminders, random_code, record_push_outcomes,
+--                      normalise_team_name, notify_result_correction, player_names_sync_sort_name,
+--                      process_competition, process_due_matchdays, profiles_before_insert,
+--                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name,
+--                      queue_reminders, random_code, record_feed_failure, record_push_outcomes,
 --                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
 --                      refresh_memberships, refresh_scout_season_totals, registration_is_open,
---                      registration_state, reprocess_competition, require_admin, rerank_competition,
---                      save_fixture_result, save_push_subscription, save_scout_predictions,
---                      save_team_selection, score_scout_fixtures, score_scout_sweep, scout_display_name,
---                      scout_entries_before_write, scout_points, set_fixture_postponed, set_player_selection,
---                      set_updated_at, stranded_push_deliveries, team_selections_before_write,
---                      team_selections_refresh_stats, today_in_zone, unregister_competition, upsert_fixtures,
+--                      registration_state, reprocess_competition, request_feed_sync, require_admin,
+--                      rerank_competition, result_text, save_fixture_result, save_push_subscription,
+--                      save_scout_predictions, save_team_selection, score_scout_fixtures, score_scout_sweep,
+--                      scout_display_name, scout_entries_before_write, scout_points, season_start_year,
+--                      set_fixture_postponed, set_player_selection, set_updated_at, snapshot_result_outcomes,
+--                      stranded_push_deliveries, sync_feed_league, take_unqueued_notice_deliveries,
+--                      team_selections_before_write, team_selections_refresh_stats, today_in_zone,
+--                      unlink_feed_league, unregister_competition, upsert_fixtures,
 --                      user_selections_before_write, user_selections_player_count, user_selections_rerank,
 --                      user_selections_set_sort_name
---   public tables: competition_matchday_results, competitions, fixtures, matchdays, membership_ranks,
---                  player_names, profiles, push_subscriptions, referrals, release_notes, reminder_log,
---                  scout_entries, scout_predictions, scout_season_totals, team_selections, tickets,
---                  user_selections
+--   public tables: competition_matchday_results, competitions, feed_leagues, feed_teams,
+--                  fixture_result_changes, fixtures, matchdays, membership_ranks, notices, player_names,
+--                  profiles, push_subscriptions, referrals, release_notes, reminder_log, scout_entries,
+--                  scout_predictions, scout_season_totals, team_selections, tickets, user_selections
 --   public views: knockout_leaderboard_view, user_competition_stats_view
---   public functions: admin_create_competition, app_now, competition_picks_open,
+--   public functions: accept_feed_result, admin_create_competition, app_now, competition_picks_open,
 --                     competition_registration_key, create_private_competition, default_prize,
 --                     default_total_match_days, delete_push_subscription, disable_notifications,
---                     get_eligible_teams, get_scout_leaderboard_matchday,
+--                     feed_result_key, get_eligible_teams, get_scout_leaderboard_matchday,
 --                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
 --                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
---                     join_competition, knockout_leaderboard_page, knockout_leaderboard_position,
---                     manage_selections, matchday_closed, matchday_deadline, matchday_deadline_passed,
---                     process_due_matchdays, redeem_ticket_for_entry, registration_state,
---                     save_fixture_result, save_push_subscription, save_scout_predictions,
---                     save_team_selection, score_scout_sweep, season_leaderboard_page,
---                     season_leaderboard_position, selection_open, set_fixture_postponed,
---                     set_player_selection, unregister_competition, upsert_fixtures
+--                     join_competition, keep_manual_result, knockout_leaderboard_page,
+--                     knockout_leaderboard_position, link_feed_league, manage_selections, matchday_closed,
+--                     matchday_deadline, matchday_deadline_passed, process_due_matchdays,
+--                     redeem_ticket_for_entry, registration_state, request_feed_sync, save_fixture_result,
+--                     save_push_subscription, save_scout_predictions, save_team_selection, score_scout_sweep,
+--                     season_leaderboard_page, season_leaderboard_position, selection_open,
+--                     set_fixture_postponed, set_player_selection, unlink_feed_league,
+--                     unregister_competition, upsert_fixtures
 
 -- =========================================================================================================
 -- Schema account
@@ -384,7 +390,7 @@ CREATE TABLE private.job_runs (
     started_at timestamp with time zone DEFAULT now() NOT NULL,
     finished_at timestamp with time zone,
     result jsonb,
-    CONSTRAINT job_runs_job_check CHECK ((job = ANY (ARRAY['reminders'::text, 'matchdays'::text, 'scout_sweep'::text, 'cleanup'::text])))
+    CONSTRAINT job_runs_job_check CHECK ((job = ANY (ARRAY['reminders'::text, 'matchdays'::text, 'scout_sweep'::text, 'cleanup'::text, 'feed'::text])))
 );
 
 --
@@ -425,7 +431,8 @@ CREATE TABLE private.push_deliveries (
     sent_at timestamp with time zone,
     provider text,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
-    CONSTRAINT push_deliveries_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text]))),
+    enqueued_at timestamp with time zone,
+    CONSTRAINT push_deliveries_kind_check CHECK ((kind = ANY (ARRAY['6h'::text, '3h'::text, 'notice'::text]))),
     CONSTRAINT push_deliveries_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'sending'::text, 'retry'::text, 'sent'::text, 'failed'::text, 'gone'::text])))
 );
 
@@ -448,6 +455,12 @@ ALTER TABLE private.push_deliveries ALTER COLUMN id ADD GENERATED ALWAYS AS IDEN
 
 ALTER TABLE ONLY private.push_deliveries
     ADD CONSTRAINT push_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: push_deliveries_unenqueued_notice_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX push_deliveries_unenqueued_notice_idx ON private.push_deliveries USING btree (id) WHERE ((kind = 'notice'::text) AND (state = 'queued'::text) AND (enqueued_at IS NULL));
 
 --
 -- Name: push_deliveries_unfinished_idx; Type: INDEX; Schema: private
@@ -489,6 +502,47 @@ ALTER TABLE ONLY private.scout_scoring_queue
 CREATE CONSTRAINT TRIGGER scout_scoring_queue_drain AFTER INSERT ON private.scout_scoring_queue DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION private.drain_scout_scoring_queue();
 
 -- private: functions -------------------------------------------------------------------------------------
+
+--
+-- Name: accept_feed_result(bigint); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.accept_feed_result(p_fixture_id bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_f public.fixtures%rowtype;
+  v_code text;
+begin
+  perform private.require_admin();
+  select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  if not found then
+    return 'not_found';
+  end if;
+  if v_f.feed_status is null or v_f.feed_status not in ('complete', 'postponed') then
+    return 'nothing_to_accept';
+  end if;
+  v_code := private.apply_fixture_result(p_fixture_id, v_f.feed_status, v_f.feed_home_score, v_f.feed_away_score,
+                                         'feed', (select auth.uid()), 'Accepted the data feed''s result.', true);
+  if v_code = 'before_kickoff' then
+    raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+  end if;
+  if v_code = 'unchanged' then
+    -- the same result: it is the feed's from now on
+    update public.fixtures f set result_source = 'feed', feed_kept_result = null where f.id = p_fixture_id;
+  end if;
+  return 'saved';
+end
+$$;
+
+--
+-- Name: FUNCTION accept_feed_result(p_fixture_id bigint); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.accept_feed_result(p_fixture_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.accept_feed_result(p_fixture_id bigint) TO authenticated;
+GRANT ALL ON FUNCTION private.accept_feed_result(p_fixture_id bigint) TO service_role;
 
 --
 -- Name: accounts_sync_profile_email(); Type: FUNCTION; Schema: private
@@ -637,6 +691,103 @@ $$;
 REVOKE ALL ON FUNCTION private.after_fixture_change(p_league text, p_season text, p_match_day integer, p_changed boolean) FROM PUBLIC;
 
 --
+-- Name: apply_fixture_result(bigint, text, integer, integer, text, uuid, text, boolean); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.apply_fixture_result(p_fixture_id bigint, p_status text, p_home_score integer, p_away_score integer, p_source text, p_actor uuid, p_reason text, p_process boolean DEFAULT true) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_f public.fixtures%rowtype;
+  v_reason text := nullif(pg_catalog.btrim(p_reason), '');
+  v_result text;
+  v_correction boolean;
+  v_change bigint;
+begin
+  if p_status is null or p_status not in ('pending', 'complete', 'postponed') then
+    raise exception using errcode = '22023', message = 'Unknown fixture status.';
+  end if;
+  if p_source is null or p_source not in ('admin', 'csv', 'feed') then
+    raise exception using errcode = '22023', message = 'Unknown result source.';
+  end if;
+  if p_status = 'complete' then
+    if p_home_score is null or p_away_score is null
+       or p_home_score not between 0 and 30 or p_away_score not between 0 and 30 then
+      raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
+    end if;
+  else
+    p_home_score := null;
+    p_away_score := null;
+  end if;
+  if pg_catalog.char_length(v_reason) > 500 then
+    raise exception using errcode = 'P0001', message = 'The reason must be at most 500 characters.';
+  end if;
+
+  select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  if not found then
+    return 'not_found';
+  end if;
+  -- lock order (decision 005): the league's competitions, then the fixture
+  perform private.lock_competitions_of(v_f.league, v_f.season);
+  select * into v_f from public.fixtures f where f.id = p_fixture_id for update;
+
+  if p_status = 'complete' and v_f.kickoff_time > public.app_now() then
+    return 'before_kickoff';
+  end if;
+  if (v_f.status, v_f.home_score, v_f.away_score) is not distinct from (p_status, p_home_score, p_away_score) then
+    if p_process then
+      perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, false);
+    end if;
+    return 'unchanged';
+  end if;
+
+  v_correction := v_f.status = 'complete';
+  if v_correction and p_source <> 'feed' and v_reason is null then
+    raise exception using errcode = 'P0001', message = 'A reason is required to correct a result.';
+  end if;
+  if v_correction then
+    perform private.snapshot_result_outcomes(v_f.league, v_f.season, v_f.match_day, v_f.id);
+  end if;
+
+  v_result := case when p_status <> 'complete' then null
+                   when p_home_score > p_away_score then 'home_win'
+                   when p_home_score < p_away_score then 'away_win'
+                   else 'draw' end;
+  update public.fixtures f
+     set status = p_status, home_score = p_home_score, away_score = p_away_score, result = v_result,
+         result_source = case when p_status = 'pending' then null else p_source end,
+         -- a new result: an earlier "Keep mine" was about the previous one
+         feed_kept_result = null,
+         live_status = case when p_status = 'pending' then f.live_status end,
+         live_home_score = case when p_status = 'pending' then f.live_home_score end,
+         live_away_score = case when p_status = 'pending' then f.live_away_score end
+   where f.id = p_fixture_id;
+  insert into public.fixture_result_changes
+    (fixture_id, source, changed_by, old_status, old_home_score, old_away_score,
+     new_status, new_home_score, new_away_score, reason, is_correction, changed_at)
+  values (p_fixture_id, p_source, p_actor, v_f.status, v_f.home_score, v_f.away_score,
+          p_status, p_home_score, p_away_score, v_reason, v_correction, public.app_now())
+  returning id into v_change;
+
+  if p_process or v_correction then
+    perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, true);
+  end if;
+  if v_correction then
+    perform private.notify_result_correction(v_change);
+    return 'corrected';
+  end if;
+  return 'saved';
+end
+$$;
+
+--
+-- Name: FUNCTION apply_fixture_result(p_fixture_id bigint, p_status text, p_home_score integer, p_away_score integer, p_source text, p_actor uuid, p_reason text, p_process boolean); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.apply_fixture_result(p_fixture_id bigint, p_status text, p_home_score integer, p_away_score integer, p_source text, p_actor uuid, p_reason text, p_process boolean) FROM PUBLIC;
+
+--
 -- Name: authenticate(text); Type: FUNCTION; Schema: private
 --
 
@@ -695,6 +846,45 @@ $$;
 REVOKE ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) TO authenticated;
 GRANT ALL ON FUNCTION private.can_see_match_day_picks(p_competition_id uuid, p_match_day integer) TO service_role;
+
+--
+-- Name: claim_due_feed_league(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.claim_due_feed_league(p_now timestamp with time zone) RETURNS TABLE(league text, season text, code text, season_year integer)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with due as (
+    select l.league, l.season
+      from public.feed_leagues l
+     where l.linked
+       and (l.paused_until is null or l.paused_until <= p_now)
+       and (l.last_attempt_at is null or l.last_attempt_at <= p_now - interval '50 seconds')
+       and (l.sync_requested_at is not null
+            or (l.failures > 0 and (l.next_attempt_at is null or l.next_attempt_at <= p_now))
+            or (l.failures = 0
+                and (l.last_attempt_at is null
+                     or l.last_attempt_at <= p_now - interval '14 minutes'
+                     or exists (select 1 from public.fixtures f
+                                 where f.league = l.league and f.season = l.season and f.status = 'pending'
+                                   and f.kickoff_time between p_now - interval '3 hours' and p_now + interval '5 minutes'))))
+     order by l.sync_requested_at nulls last, l.last_attempt_at nulls first, l.league, l.season
+     limit 1
+       for update skip locked
+  )
+  update public.feed_leagues l set last_attempt_at = p_now
+    from due d
+   where l.league = d.league and l.season = d.season
+  returning l.league, l.season, l.code, l.season_year
+$$;
+
+--
+-- Name: FUNCTION claim_due_feed_league(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.claim_due_feed_league(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.claim_due_feed_league(p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: claim_job_run(text, timestamp with time zone); Type: FUNCTION; Schema: private
@@ -1220,6 +1410,59 @@ GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uu
 GRANT ALL ON FUNCTION private.eligible_teams(p_competition_id uuid, p_user_id uuid) TO service_role;
 
 --
+-- Name: feed_competition_code(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.feed_competition_code(p_league text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case p_league
+           when 'Premier League' then 'PL'
+           when 'La Liga' then 'PD'
+           when 'Serie A' then 'SA'
+           when 'Bundesliga' then 'BL1'
+           when 'Ligue 1' then 'FL1'
+           when 'Championship' then 'ELC'
+         end
+$$;
+
+--
+-- Name: FUNCTION feed_competition_code(p_league text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.feed_competition_code(p_league text) FROM PUBLIC;
+
+--
+-- Name: feed_team_display_name(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.feed_team_display_name(p_name text, p_short_name text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $_$
+declare
+  v_name text;
+begin
+  foreach v_name in array array[p_name, p_short_name] loop
+    v_name := pg_catalog.regexp_replace(coalesce(v_name, ''), '\s+(FC|AFC|CF)$', '', 'i');
+    v_name := pg_catalog.regexp_replace(v_name, '[^A-Za-z0-9\u00C0-\u024F .''&-]+', ' ', 'g');
+    v_name := pg_catalog.btrim(pg_catalog.left(pg_catalog.btrim(pg_catalog.regexp_replace(v_name, '\s+', ' ', 'g')), 60));
+    if v_name <> '' and private.is_team_name(v_name) then
+      return v_name;
+    end if;
+  end loop;
+  return null;
+end
+$_$;
+
+--
+-- Name: FUNCTION feed_team_display_name(p_name text, p_short_name text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.feed_team_display_name(p_name text, p_short_name text) FROM PUBLIC;
+
+--
 -- Name: finish_job_run(text, timestamp with time zone, jsonb); Type: FUNCTION; Schema: private
 --
 
@@ -1659,6 +1902,50 @@ GRANT ALL ON FUNCTION private.join_competition(p_competition_id uuid, p_registra
 GRANT ALL ON FUNCTION private.join_competition(p_competition_id uuid, p_registration_key text) TO service_role;
 
 --
+-- Name: keep_manual_result(bigint); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.keep_manual_result(p_fixture_id bigint) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_admin();
+  update public.fixtures f
+     set feed_kept_result = f.feed_status || ':' || coalesce(f.feed_home_score::text, '') || ':' || coalesce(f.feed_away_score::text, '')
+   where f.id = p_fixture_id and f.feed_status is not null;
+  return case when found then 'kept' else 'not_found' end;
+end
+$$;
+
+--
+-- Name: FUNCTION keep_manual_result(p_fixture_id bigint); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.keep_manual_result(p_fixture_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.keep_manual_result(p_fixture_id bigint) TO authenticated;
+GRANT ALL ON FUNCTION private.keep_manual_result(p_fixture_id bigint) TO service_role;
+
+--
+-- Name: knockout_outcome_text(text, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.knockout_outcome_text(p_status text, p_knocked_out_on integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case when p_status = 'eliminated' then 'eliminated on Match Day ' || p_knocked_out_on::text
+              when p_status = 'completed' then 'a winner'
+              else 'still in' end
+$$;
+
+--
+-- Name: FUNCTION knockout_outcome_text(p_status text, p_knocked_out_on integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.knockout_outcome_text(p_status text, p_knocked_out_on integer) FROM PUBLIC;
+
+--
 -- Name: knockout_status(uuid, text, uuid, text); Type: FUNCTION; Schema: private
 --
 
@@ -1681,6 +1968,42 @@ $$;
 REVOKE ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) TO authenticated;
 GRANT ALL ON FUNCTION private.knockout_status(p_knockout_winner uuid, p_competition_status text, p_user_id uuid, p_membership_status text) TO service_role;
+
+--
+-- Name: link_feed_league(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.link_feed_league(p_league text, p_season text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_code text := private.feed_competition_code(p_league);
+begin
+  perform private.require_admin();
+  if v_code is null then
+    raise exception using errcode = 'P0001', message = 'This league has no data feed.';
+  end if;
+  if p_season is null or not (p_season = any (private.competition_seasons())) then
+    raise exception using errcode = 'P0001', message = 'Choose a season.';
+  end if;
+  insert into public.feed_leagues as l (league, season, code, season_year, linked, linked_at, linked_by, sync_requested_at)
+  values (p_league, p_season, v_code, private.season_start_year(p_season), true, public.app_now(), (select auth.uid()),
+          public.app_now())
+  on conflict (league, season) do update
+    set linked = true, linked_at = excluded.linked_at, linked_by = excluded.linked_by,
+        sync_requested_at = excluded.sync_requested_at, next_attempt_at = null, failures = 0;
+  return 'linked';
+end
+$$;
+
+--
+-- Name: FUNCTION link_feed_league(p_league text, p_season text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.link_feed_league(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.link_feed_league(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION private.link_feed_league(p_league text, p_season text) TO service_role;
 
 --
 -- Name: local_today(uuid); Type: FUNCTION; Schema: private
@@ -1871,6 +2194,137 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.matchdays_sync_competitions() FROM PUBLIC;
+
+--
+-- Name: normalise_team_name(text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.normalise_team_name(p_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select pg_catalog.array_to_string(array(
+           select w.word
+             from pg_catalog.regexp_split_to_table(
+                    pg_catalog.btrim(pg_catalog.regexp_replace(
+                      pg_catalog.translate(
+                        pg_catalog.replace(pg_catalog.replace(pg_catalog.lower(coalesce(p_name, '')), 'ß', 'ss'), '&', ' and '),
+                        'àáâãäåāăąçćčďèéêëēėęěìíîïīįıñńňòóôõöøōőùúûüūůűųýÿžźżšśşťţğł',
+                        'aaaaaaaaacccdeeeeeeeeiiiiiiinnnoooooooouuuuuuuuyyzzzsssttgl'),
+                      '[^a-z0-9]+', ' ', 'g')),
+                    ' ') with ordinality as w (word, n)
+            where w.word not in ('', 'fc', 'afc', 'cf', 'sc', 'ac', 'ssc', 'and', 'the')
+            order by w.n), ' ')
+$$;
+
+--
+-- Name: FUNCTION normalise_team_name(p_name text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.normalise_team_name(p_name text) FROM PUBLIC;
+
+--
+-- Name: notify_result_correction(bigint); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.notify_result_correction(p_change_id bigint) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_c public.fixture_result_changes%rowtype;
+  v_f public.fixtures%rowtype;
+  v_headline text;
+  v_n integer;
+begin
+  select * into v_c from public.fixture_result_changes r where r.id = p_change_id;
+  select * into v_f from public.fixtures f where f.id = v_c.fixture_id;
+  v_headline := pg_catalog.format('Result corrected: %s v %s (%s %s, Match Day %s) is now %s (was %s).',
+    v_f.home_team, v_f.away_team, v_f.league, v_f.season, v_f.match_day,
+    private.result_text(v_c.new_status, v_c.new_home_score, v_c.new_away_score),
+    private.result_text(v_c.old_status, v_c.old_home_score, v_c.old_away_score));
+
+  with game as (
+    select b.user_id, b.name,
+           case
+             when b.type = 'knockout' and (b.status, b.knocked_out_on) is distinct from (us.status, us.knocked_out_on) then
+               pg_catalog.format('%s: %s (was %s).', b.name, private.knockout_outcome_text(us.status, us.knocked_out_on),
+                                 private.knockout_outcome_text(b.status, b.knocked_out_on))
+             when b.type = 'season' and b.points <> us.points then
+               pg_catalog.format('%s: %s points (was %s).', b.name, us.points, b.points)
+             when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
+               pg_catalog.format('%s: goals %s-%s (was %s-%s).', b.name, us.goals_for, us.goals_against, b.goals_for, b.goals_against)
+           end as line,
+           pg_catalog.jsonb_build_object(
+             'competition_id', b.competition_id, 'type', b.type, 'name', b.name,
+             'before', pg_catalog.jsonb_build_object('status', b.status, 'knocked_out_on', b.knocked_out_on, 'points', b.points,
+                                                     'goals_for', b.goals_for, 'goals_against', b.goals_against),
+             'after', pg_catalog.jsonb_build_object('status', us.status, 'knocked_out_on', us.knocked_out_on, 'points', us.points,
+                                                    'goals_for', us.goals_for, 'goals_against', us.goals_against)) as change
+      from pg_temp.result_outcomes_before b
+      join public.user_selections us on us.competition_id = b.competition_id and us.user_id = b.user_id
+  ),
+  scout as (
+    select e.user_id,
+           sum(private.scout_points(p.home_goals, p.away_goals, v_c.old_status, v_c.old_home_score, v_c.old_away_score))::integer as before,
+           sum(private.scout_points(p.home_goals, p.away_goals, v_c.new_status, v_c.new_home_score, v_c.new_away_score))::integer as after
+      from public.scout_predictions p
+      join public.scout_entries e on e.id = p.scout_entry_id
+     where p.fixture_id = v_c.fixture_id
+     group by e.user_id
+  ),
+  lines as (
+    select g.user_id, 0 as ord, g.name, g.line, g.change from game g where g.line is not null
+    union all
+    select s.user_id, 1, 'Scout',
+           pg_catalog.format('Scout: your predictions of this match score %s points (was %s).', s.after, s.before),
+           pg_catalog.jsonb_build_object('type', 'scout', 'before', s.before, 'after', s.after)
+      from scout s where s.before <> s.after
+  ),
+  per_player as (
+    select l.user_id,
+           pg_catalog.string_agg(l.line, ' ' order by l.ord, l.name) as text,
+           pg_catalog.jsonb_agg(l.change order by l.ord, l.name) as changes
+      from lines l
+     group by l.user_id
+  ),
+  inserted as (
+    insert into public.notices (user_id, kind, body, params, link, created_at)
+    select pp.user_id, 'result_correction',
+           pg_catalog.left(v_headline || ' ' || pp.text, 3990),
+           pg_catalog.jsonb_build_object(
+             'change_id', v_c.id, 'fixture_id', v_f.id, 'home_team', v_f.home_team, 'away_team', v_f.away_team,
+             'league', v_f.league, 'season', v_f.season, 'match_day', v_f.match_day,
+             'old', pg_catalog.jsonb_build_object('status', v_c.old_status, 'home', v_c.old_home_score, 'away', v_c.old_away_score),
+             'new', pg_catalog.jsonb_build_object('status', v_c.new_status, 'home', v_c.new_home_score, 'away', v_c.new_away_score),
+             'changes', pp.changes),
+           '/notices', public.app_now()
+      from per_player pp
+    returning user_id, body
+  ),
+  pushed as (
+    -- a push carries at most ~1,000 characters (Web Push payloads are small); the notice keeps the whole text
+    insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+    select i.user_id, s.id, 'notice', 'FootyCoach',
+           case when pg_catalog.char_length(i.body) > 1000 then pg_catalog.left(i.body, 960) || ' ... (see Notices)' else i.body end,
+           '/notices', public.app_now()
+      from inserted i
+      join public.profiles p on p.id = i.user_id and p.notifications_enabled
+      join public.push_subscriptions s on s.user_id = i.user_id
+    returning 1
+  )
+  select count(*)::integer into v_n from inserted;
+
+  update public.fixture_result_changes r set notices = v_n where r.id = p_change_id;
+  return v_n;
+end
+$$;
+
+--
+-- Name: FUNCTION notify_result_correction(p_change_id bigint); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.notify_result_correction(p_change_id bigint) FROM PUBLIC;
 
 --
 -- Name: player_names_sync_sort_name(); Type: FUNCTION; Schema: private
@@ -2264,6 +2718,43 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.random_code(p_length integer) FROM PUBLIC;
+
+--
+-- Name: record_feed_failure(text, text, timestamp with time zone, text, integer, boolean, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.record_feed_failure(p_league text, p_season text, p_now timestamp with time zone, p_error text, p_retry_after_seconds integer, p_pause_all boolean, p_requests integer) RETURNS timestamp with time zone
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_next timestamptz;
+begin
+  update public.feed_leagues l
+     set failures = l.failures + 1,
+         last_error = pg_catalog.left(coalesce(nullif(p_error, ''), 'The feed failed.'), 500),
+         last_error_at = p_now,
+         requests = l.requests + coalesce(p_requests, 0),
+         next_attempt_at = p_now + greatest(
+           pg_catalog.make_interval(secs => coalesce(p_retry_after_seconds, 0)),
+           least(interval '1 minute' * (2 ^ least(l.failures, 10)), interval '60 minutes'))
+   where l.league = p_league and l.season = p_season
+  returning l.next_attempt_at into v_next;
+  if p_pause_all and p_retry_after_seconds is not null then
+    update public.feed_leagues l
+       set paused_until = greatest(coalesce(l.paused_until, p_now), p_now + pg_catalog.make_interval(secs => p_retry_after_seconds))
+     where l.linked;
+  end if;
+  return v_next;
+end
+$$;
+
+--
+-- Name: FUNCTION record_feed_failure(p_league text, p_season text, p_now timestamp with time zone, p_error text, p_retry_after_seconds integer, p_pause_all boolean, p_requests integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.record_feed_failure(p_league text, p_season text, p_now timestamp with time zone, p_error text, p_retry_after_seconds integer, p_pause_all boolean, p_requests integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.record_feed_failure(p_league text, p_season text, p_now timestamp with time zone, p_error text, p_retry_after_seconds integer, p_pause_all boolean, p_requests integer) TO service_role;
 
 --
 -- Name: record_push_outcomes(jsonb, timestamp with time zone); Type: FUNCTION; Schema: private
@@ -2672,6 +3163,30 @@ $$;
 REVOKE ALL ON FUNCTION private.reprocess_competition(p_competition_id uuid, p_from_match_day integer) FROM PUBLIC;
 
 --
+-- Name: request_feed_sync(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.request_feed_sync(p_league text, p_season text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_admin();
+  update public.feed_leagues l set sync_requested_at = public.app_now()
+   where l.league = p_league and l.season = p_season and l.linked;
+  return case when found then 'requested' else 'not_linked' end;
+end
+$$;
+
+--
+-- Name: FUNCTION request_feed_sync(p_league text, p_season text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.request_feed_sync(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.request_feed_sync(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION private.request_feed_sync(p_league text, p_season text) TO service_role;
+
+--
 -- Name: require_admin(); Type: FUNCTION; Schema: private
 --
 
@@ -2728,57 +3243,58 @@ $$;
 REVOKE ALL ON FUNCTION private.rerank_competition(p_competition_id uuid) FROM PUBLIC;
 
 --
--- Name: save_fixture_result(bigint, integer, integer); Type: FUNCTION; Schema: private
+-- Name: result_text(text, integer, integer); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) RETURNS text
+CREATE FUNCTION private.result_text(p_status text, p_home integer, p_away integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case when p_status = 'complete' then p_home::text || '-' || p_away::text
+              when p_status = 'postponed' then 'postponed'
+              else 'no result' end
+$$;
+
+--
+-- Name: FUNCTION result_text(p_status text, p_home integer, p_away integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.result_text(p_status text, p_home integer, p_away integer) FROM PUBLIC;
+
+--
+-- Name: save_fixture_result(bigint, integer, integer, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
-  v_f public.fixtures%rowtype;
-  v_result text;
-  v_changed integer;
+  v_code text;
 begin
   perform private.require_admin();
   if p_home_score is null or p_away_score is null
      or p_home_score not between 0 and 30 or p_away_score not between 0 and 30 then
     raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
   end if;
-  select * into v_f from public.fixtures f where f.id = p_fixture_id;
-  if not found then
+  v_code := private.apply_fixture_result(p_fixture_id, 'complete', p_home_score, p_away_score,
+                                         'admin', (select auth.uid()), p_reason, true);
+  if v_code = 'not_found' then
     return 'not_found';
-  end if;
-  if v_f.kickoff_time > public.app_now() then
+  elsif v_code = 'before_kickoff' then
     raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
   end if;
-  perform private.lock_competitions_of(v_f.league, v_f.season);
-
-  v_result := case when p_home_score > p_away_score then 'home_win'
-                   when p_home_score < p_away_score then 'away_win'
-                   else 'draw' end;
-  update public.fixtures f
-     set home_score = p_home_score, away_score = p_away_score, result = v_result, status = 'complete'
-   where f.id = p_fixture_id
-     and (f.home_score, f.away_score, f.result, f.status)
-         is distinct from (p_home_score, p_away_score, v_result, 'complete')
-  returning * into v_f;
-  get diagnostics v_changed = row_count;
-  if v_changed = 0 then
-    select * into v_f from public.fixtures f where f.id = p_fixture_id;
-  end if;
-  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
   return 'saved';
 end
 $$;
 
 --
--- Name: FUNCTION save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer); Type: ACL; Schema: private
+-- Name: FUNCTION save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO authenticated;
-GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
+REVOKE ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) TO authenticated;
+GRANT ALL ON FUNCTION private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) TO service_role;
 
 --
 -- Name: save_push_subscription(text, text, text, text, text); Type: FUNCTION; Schema: private
@@ -3226,46 +3742,58 @@ $$;
 REVOKE ALL ON FUNCTION private.scout_points(p_home_goals integer, p_away_goals integer, p_status text, p_home_score integer, p_away_score integer) FROM PUBLIC;
 
 --
--- Name: set_fixture_postponed(bigint, boolean); Type: FUNCTION; Schema: private
+-- Name: season_start_year(text); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) RETURNS text
+CREATE FUNCTION private.season_start_year(p_season text) RETURNS integer
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select (pg_catalog.substring(p_season, '^([0-9]{4})'))::integer
+$$;
+
+--
+-- Name: FUNCTION season_start_year(p_season text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.season_start_year(p_season text) FROM PUBLIC;
+
+--
+-- Name: set_fixture_postponed(bigint, boolean, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text DEFAULT NULL::text) RETURNS text
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 declare
   v_f public.fixtures%rowtype;
-  v_changed integer := 0;
 begin
   perform private.require_admin();
   select * into v_f from public.fixtures f where f.id = p_fixture_id;
   if not found then
     return 'not_found';
   end if;
-  perform private.lock_competitions_of(v_f.league, v_f.season);
-
-  if coalesce(p_postponed, false) then
-    update public.fixtures f
-       set home_score = null, away_score = null, result = null, status = 'postponed'
-     where f.id = p_fixture_id and f.status <> 'postponed';
+  if coalesce(p_postponed, false) and v_f.status <> 'postponed' then
+    perform private.apply_fixture_result(p_fixture_id, 'postponed', null, null, 'admin', (select auth.uid()), p_reason, true);
+  elsif not coalesce(p_postponed, false) and v_f.status = 'postponed' then
+    perform private.apply_fixture_result(p_fixture_id, 'pending', null, null, 'admin', (select auth.uid()), p_reason, true);
   else
-    update public.fixtures f
-       set home_score = null, away_score = null, result = null, status = 'pending'
-     where f.id = p_fixture_id and f.status = 'postponed';
+    -- nothing to change (as before: the match day is still looked at)
+    perform private.lock_competitions_of(v_f.league, v_f.season);
+    perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, false);
   end if;
-  get diagnostics v_changed = row_count;
-  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
   return 'saved';
 end
 $$;
 
 --
--- Name: FUNCTION set_fixture_postponed(p_fixture_id bigint, p_postponed boolean); Type: ACL; Schema: private
+-- Name: FUNCTION set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) TO authenticated;
-GRANT ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) TO service_role;
+REVOKE ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) TO authenticated;
+GRANT ALL ON FUNCTION private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) TO service_role;
 
 --
 -- Name: set_player_selection(uuid, uuid, text); Type: FUNCTION; Schema: private
@@ -3366,6 +3894,48 @@ $$;
 REVOKE ALL ON FUNCTION private.set_updated_at() FROM PUBLIC;
 
 --
+-- Name: snapshot_result_outcomes(text, text, integer, bigint); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.snapshot_result_outcomes(p_league text, p_season text, p_match_day integer, p_fixture_id bigint) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  create temporary table if not exists result_outcomes_before (
+    competition_id uuid not null,
+    user_id uuid not null,
+    type text not null,
+    name text not null,
+    status text not null,
+    knocked_out_on integer,
+    points integer not null,
+    goals_for integer not null,
+    goals_against integer not null
+  ) on commit drop;
+  delete from pg_temp.result_outcomes_before;
+  insert into pg_temp.result_outcomes_before
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+    from public.competitions c
+    join public.user_selections us on us.competition_id = c.id
+   where c.league = p_league and c.season = p_season and c.type = 'knockout' and c.start_match_day <= p_match_day
+  union all
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+    from public.team_selections ts
+    join public.competitions c on c.id = ts.competition_id and c.type = 'season'
+    join public.user_selections us on us.competition_id = ts.competition_id and us.user_id = ts.user_id
+   where ts.fixture_id = p_fixture_id;
+  analyze pg_temp.result_outcomes_before;  -- planned on real counts below (a new temporary table has no statistics)
+end
+$$;
+
+--
+-- Name: FUNCTION snapshot_result_outcomes(p_league text, p_season text, p_match_day integer, p_fixture_id bigint); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.snapshot_result_outcomes(p_league text, p_season text, p_match_day integer, p_fixture_id bigint) FROM PUBLIC;
+
+--
 -- Name: stranded_push_deliveries(timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -3388,6 +3958,302 @@ $$;
 
 REVOKE ALL ON FUNCTION private.stranded_push_deliveries(p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.stranded_push_deliveries(p_now timestamp with time zone) TO service_role;
+
+--
+-- Name: sync_feed_league(text, text, jsonb, timestamp with time zone, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.sync_feed_league(p_league text, p_season text, p_matches jsonb, p_now timestamp with time zone, p_requests integer DEFAULT 1) RETURNS jsonb
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  v_link public.feed_leagues%rowtype;
+  v_m record;
+  v_f public.fixtures%rowtype;
+  v_code text;
+  v_deadline_passed boolean;
+  v_retry boolean;
+  v_created integer := 0;
+  v_matched integer := 0;
+  v_updated integer := 0;
+  v_results integer := 0;
+  v_corrections integer := 0;
+  v_refused integer := 0;
+  v_kept integer := 0;
+  v_skipped integer := 0;
+  v_seen integer := 0;
+  v_keys_md integer[] := '{}';
+  v_keys_changed boolean[] := '{}';
+  v_key record;
+begin
+  if p_matches is null or pg_catalog.jsonb_typeof(p_matches) <> 'array' then
+    raise exception using errcode = '22023', message = 'Matches must be a JSON array.';
+  end if;
+  select * into v_link from public.feed_leagues l where l.league = p_league and l.season = p_season for update;
+  if not found or not v_link.linked then
+    return pg_catalog.jsonb_build_object('skipped', true);
+  end if;
+  perform private.lock_competitions_of(p_league, p_season);
+
+  -- Teams the feed names for the first time get their one name in the app: the name of a team this league
+  -- already has that reads the same (normalised name or short name), else one made from the feed's name.
+  -- (Only for teams not in the map yet, so an unchanged re-sync reads no names.)
+  with new_teams as materialized (
+    select distinct on (t.id) t.id, t.name, t.short, t.tla
+      from (
+        select x.home_id as id, x.home_name as name, x.home_short as short, x.home_tla as tla
+          from pg_catalog.jsonb_to_recordset(p_matches) as x (home_id bigint, home_name text, home_short text, home_tla text)
+        union all
+        select x.away_id, x.away_name, x.away_short, x.away_tla
+          from pg_catalog.jsonb_to_recordset(p_matches) as x (away_id bigint, away_name text, away_short text, away_tla text)
+      ) t
+     where t.id is not null and t.name is not null
+       and not exists (select 1 from public.feed_teams ft where ft.provider = 'football-data' and ft.feed_team_id = t.id)
+     order by t.id
+  ),
+  known as materialized (
+    select u.team, bool_or(f.season = p_season) as this_season, private.normalise_team_name(u.team) as norm
+      from public.fixtures f
+     cross join lateral (values (f.home_team), (f.away_team)) as u (team)
+     where f.league = p_league and exists (select 1 from new_teams)
+     group by u.team
+  )
+  insert into public.feed_teams (provider, feed_team_id, team, feed_name, feed_short_name, tla, league)
+  select 'football-data', t.id, n.team, t.name, t.short, t.tla, p_league
+    from new_teams t
+    cross join lateral (
+      select coalesce(
+               (select k.team from known k
+                 where k.norm <> ''
+                   and k.norm in (private.normalise_team_name(t.name), private.normalise_team_name(t.short))
+                 order by k.this_season desc, k.team
+                 limit 1),
+               private.feed_team_display_name(t.name, t.short)) as team
+    ) n
+   where n.team is not null
+  on conflict do nothing;
+
+  for v_m in
+    select x.*, ht.team as home_team, awt.team as away_team, f.id as fixture_id, f.league as fixture_league,
+           f.season as fixture_season
+      from pg_catalog.jsonb_to_recordset(p_matches) as x (
+             id bigint, kickoff timestamptz, match_day integer, state text, live_status text,
+             home_id bigint, away_id bigint, home_score integer, away_score integer, last_updated timestamptz)
+      left join public.feed_teams ht on ht.provider = 'football-data' and ht.feed_team_id = x.home_id
+      left join public.feed_teams awt on awt.provider = 'football-data' and awt.feed_team_id = x.away_id
+      left join public.fixtures f on f.feed_match_id = x.id
+     where f.id is null or x.last_updated is null or f.feed_updated_at is distinct from x.last_updated
+     order by x.match_day, x.kickoff, x.id
+  loop
+    v_seen := v_seen + 1;
+    if v_m.id is null or v_m.kickoff is null or v_m.match_day is null or v_m.match_day < 1
+       or v_m.state is null or v_m.state not in ('pending', 'live', 'complete', 'postponed')
+       or v_m.home_team is null or v_m.away_team is null or v_m.home_team = v_m.away_team
+       or (v_m.fixture_id is not null and (v_m.fixture_league, v_m.fixture_season) <> (p_league, p_season)) then
+      v_skipped := v_skipped + 1;
+      continue;
+    end if;
+    v_retry := false;
+
+    -- The fixture: by the feed's match id once seen; the first time by match day and teams, else by teams alone
+    -- (a pairing is played once a season: the match may have been moved to another match day); else a new one.
+    if v_m.fixture_id is not null then
+      select * into v_f from public.fixtures f where f.id = v_m.fixture_id for update;
+    else
+      select * into v_f from public.fixtures f
+       where f.league = p_league and f.season = p_season and f.feed_match_id is null
+         and f.home_team = v_m.home_team and f.away_team = v_m.away_team
+       order by (f.match_day = v_m.match_day) desc,
+                abs(extract(epoch from f.kickoff_time - v_m.kickoff)), f.id
+       limit 1
+         for update;
+      if found then
+        update public.fixtures f set feed_match_id = v_m.id where f.id = v_f.id;
+        v_matched := v_matched + 1;
+      else
+        insert into public.fixtures as f (league, season, match_day, home_team, away_team, kickoff_time, feed_match_id)
+        values (p_league, p_season, v_m.match_day, v_m.home_team, v_m.away_team, v_m.kickoff, v_m.id)
+        on conflict on constraint fixtures_match_key do nothing
+        returning * into v_f;
+        if v_f.id is null then
+          -- another fixture (linked to another feed match) already has these teams on this match day
+          v_skipped := v_skipped + 1;
+          continue;
+        end if;
+        v_created := v_created + 1;
+        v_keys_md := v_keys_md || v_f.match_day;
+        v_keys_changed := v_keys_changed || true;
+      end if;
+    end if;
+
+    -- Another match day: moves with it unless picks were made on it (then the admin panel flags it).
+    if v_m.match_day <> v_f.match_day then
+      if exists (select 1 from public.team_selections ts where ts.fixture_id = v_f.id)
+         or exists (select 1 from public.scout_predictions sp where sp.fixture_id = v_f.id) then
+        if (v_f.feed_flag, v_f.feed_match_day) is distinct from ('moved_with_picks', v_m.match_day) then
+          update public.fixtures f set feed_flag = 'moved_with_picks', feed_match_day = v_m.match_day where f.id = v_f.id;
+        end if;
+        v_kept := v_kept + 1;
+      else
+        begin
+          update public.fixtures f
+             set match_day = v_m.match_day, feed_flag = null, feed_match_day = null
+           where f.id = v_f.id;
+          v_keys_md := v_keys_md || v_f.match_day || v_m.match_day;
+          v_keys_changed := v_keys_changed || true || true;
+          v_f.match_day := v_m.match_day;
+          v_updated := v_updated + 1;
+        exception when unique_violation then
+          update public.fixtures f set feed_flag = 'move_refused', feed_match_day = v_m.match_day where f.id = v_f.id;
+          v_kept := v_kept + 1;
+        end;
+      end if;
+    elsif v_f.feed_flag is not null then
+      update public.fixtures f set feed_flag = null, feed_match_day = null where f.id = v_f.id;
+    end if;
+
+    -- A moved kickoff moves the match day's deadline (fixtures_refresh_matchdays), until that deadline has passed:
+    -- after it, players picked against this schedule, so the game keeps it and the admin panel shows the feed's.
+    v_deadline_passed := public.matchday_deadline_passed(p_league, p_season, v_f.match_day);
+    if v_m.kickoff is distinct from v_f.kickoff_time then
+      if not v_deadline_passed then
+        update public.fixtures f set kickoff_time = v_m.kickoff, feed_kickoff_time = null where f.id = v_f.id;
+        v_f.kickoff_time := v_m.kickoff;
+        v_updated := v_updated + 1;
+        v_deadline_passed := public.matchday_deadline_passed(p_league, p_season, v_f.match_day);
+      elsif v_f.feed_kickoff_time is distinct from v_m.kickoff then
+        update public.fixtures f set feed_kickoff_time = v_m.kickoff where f.id = v_f.id;
+      end if;
+    elsif v_f.feed_kickoff_time is not null then
+      update public.fixtures f set feed_kickoff_time = null where f.id = v_f.id;
+    end if;
+
+    -- What the feed says about the result, kept for the admin panel's review of hand-entered results.
+    update public.fixtures f
+       set feed_status = v_m.state,
+           feed_home_score = case when v_m.state in ('complete', 'live') then v_m.home_score end,
+           feed_away_score = case when v_m.state in ('complete', 'live') then v_m.away_score end
+     where f.id = v_f.id
+       and (f.feed_status, f.feed_home_score, f.feed_away_score) is distinct from
+           (v_m.state, case when v_m.state in ('complete', 'live') then v_m.home_score end,
+                       case when v_m.state in ('complete', 'live') then v_m.away_score end);
+
+    select * into v_f from public.fixtures f where f.id = v_f.id;
+    v_code := null;
+    if v_f.result_source in ('admin', 'csv') and v_f.status <> 'pending' then
+      null;  -- entered by hand: the feed never overwrites it (a disagreement is listed for review)
+    elsif v_m.state = 'complete' then
+      v_code := private.apply_fixture_result(v_f.id, 'complete', v_m.home_score, v_m.away_score, 'feed', null,
+                  case when v_f.status = 'complete' then 'The data feed changed the result.' end, false);
+    elsif v_m.state = 'postponed' then
+      if v_f.status <> 'postponed' then
+        v_code := private.apply_fixture_result(v_f.id, 'postponed', null, null, 'feed', null,
+                    case when v_f.status = 'complete' then 'The data feed postponed the match.' end, false);
+      end if;
+    elsif v_f.status = 'postponed' then
+      -- rescheduled: pending again while its match day is still open; after the deadline the match day was played
+      -- (or processed) with it postponed, so it stays postponed (the admin panel shows the feed's new kickoff)
+      if not v_deadline_passed then
+        v_code := private.apply_fixture_result(v_f.id, 'pending', null, null, 'feed', null, null, false);
+      end if;
+    elsif v_f.status = 'pending' then
+      -- in play: a live score, never a result
+      if v_m.state = 'live' and v_m.live_status in ('IN_PLAY', 'PAUSED')
+         and v_m.home_score between 0 and 99 and v_m.away_score between 0 and 99 then
+        update public.fixtures f
+           set live_status = v_m.live_status, live_home_score = v_m.home_score, live_away_score = v_m.away_score,
+               live_updated_at = p_now
+         where f.id = v_f.id
+           and (f.live_status, f.live_home_score, f.live_away_score)
+               is distinct from (v_m.live_status, v_m.home_score, v_m.away_score);
+      elsif v_m.state = 'pending' and v_f.live_status is not null then
+        update public.fixtures f set live_status = null, live_home_score = null, live_away_score = null,
+                                     live_updated_at = p_now
+         where f.id = v_f.id;
+      end if;
+    end if;
+    -- (a complete result the feed later calls pending or live again is kept: only a final status replaces one)
+
+    if v_code = 'saved' then
+      v_results := v_results + 1;
+      v_keys_md := v_keys_md || v_f.match_day;
+      v_keys_changed := v_keys_changed || true;
+    elsif v_code = 'corrected' then
+      v_results := v_results + 1;
+      v_corrections := v_corrections + 1;
+    elsif v_code = 'before_kickoff' then
+      v_refused := v_refused + 1;  -- a result before kickoff is refused, as from an admin; tried again next sync
+      v_retry := true;
+    end if;
+
+    if not v_retry then
+      update public.fixtures f set feed_updated_at = v_m.last_updated where f.id = v_f.id;
+    end if;
+  end loop;
+
+  -- The match days touched, once each (decision 006: processing waits for the deadline as always).
+  for v_key in
+    select k.md, bool_or(k.changed) as changed
+      from rows from (pg_catalog.unnest(v_keys_md), pg_catalog.unnest(v_keys_changed)) as k (md, changed)
+     group by k.md
+     order by k.md
+  loop
+    perform private.after_fixture_change(p_league, p_season, v_key.md, v_key.changed);
+  end loop;
+
+  update public.feed_leagues l
+     set last_synced_at = p_now,
+         sync_requested_at = case when l.sync_requested_at <= p_now then null else l.sync_requested_at end,
+         failures = 0, next_attempt_at = null, last_error = null, last_error_at = null,
+         last_fixtures_changed = v_created + v_updated,
+         last_results_changed = v_results,
+         fixtures_changed = l.fixtures_changed + v_created + v_updated,
+         results_changed = l.results_changed + v_results,
+         requests = l.requests + coalesce(p_requests, 1)
+   where l.league = p_league and l.season = p_season;
+
+  return pg_catalog.jsonb_build_object(
+    'matches', pg_catalog.jsonb_array_length(p_matches), 'changed', v_seen, 'created', v_created,
+    'matched', v_matched, 'updated', v_updated, 'results', v_results, 'corrections', v_corrections,
+    'refused', v_refused, 'kept', v_kept, 'skipped', v_skipped);
+end
+$$;
+
+--
+-- Name: FUNCTION sync_feed_league(p_league text, p_season text, p_matches jsonb, p_now timestamp with time zone, p_requests integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.sync_feed_league(p_league text, p_season text, p_matches jsonb, p_now timestamp with time zone, p_requests integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.sync_feed_league(p_league text, p_season text, p_matches jsonb, p_now timestamp with time zone, p_requests integer) TO service_role;
+
+--
+-- Name: take_unqueued_notice_deliveries(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.take_unqueued_notice_deliveries(p_now timestamp with time zone) RETURNS TABLE(delivery_id bigint)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with taken as (
+    select d.id from private.push_deliveries d
+     where d.kind = 'notice' and d.state = 'queued' and d.enqueued_at is null
+     order by d.id
+     limit 200000
+       for update skip locked
+  )
+  update private.push_deliveries d set enqueued_at = p_now
+    from taken t
+   where d.id = t.id
+  returning d.id
+$$;
+
+--
+-- Name: FUNCTION take_unqueued_notice_deliveries(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.take_unqueued_notice_deliveries(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.take_unqueued_notice_deliveries(p_now timestamp with time zone) TO service_role;
 
 --
 -- Name: team_selections_before_write(); Type: FUNCTION; Schema: private
@@ -3489,6 +4355,30 @@ $_$;
 REVOKE ALL ON FUNCTION private.today_in_zone(p_time_zone text) FROM PUBLIC;
 
 --
+-- Name: unlink_feed_league(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.unlink_feed_league(p_league text, p_season text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform private.require_admin();
+  update public.feed_leagues l set linked = false, sync_requested_at = null
+   where l.league = p_league and l.season = p_season and l.linked;
+  return case when found then 'unlinked' else 'not_linked' end;
+end
+$$;
+
+--
+-- Name: FUNCTION unlink_feed_league(p_league text, p_season text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.unlink_feed_league(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unlink_feed_league(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION private.unlink_feed_league(p_league text, p_season text) TO service_role;
+
+--
 -- Name: unregister_competition(uuid); Type: FUNCTION; Schema: private
 --
 
@@ -3557,8 +4447,9 @@ declare
   v_status text;
   v_hs integer;
   v_as integer;
-  v_result text;
   v_text text;
+  v_reason text;
+  v_code text;
   v_old public.fixtures%rowtype;
   v_new public.fixtures%rowtype;
   v_keys_league text[] := '{}';
@@ -3647,13 +4538,7 @@ begin
       elsif v_status <> 'complete' and (v_hs is not null or v_as is not null) then
         raise exception using errcode = 'P0001', message = 'Only a complete fixture can have scores.';
       end if;
-      if v_status = 'complete' and v_kick > public.app_now() then
-        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
-      end if;
-      v_result := case when v_status <> 'complete' then null
-                       when v_hs > v_as then 'home_win'
-                       when v_hs < v_as then 'away_win'
-                       else 'draw' end;
+      v_reason := private.csv_text(v_row, 'reason');
 
       v_text := private.csv_text(v_row, 'id');
       v_id := null;
@@ -3664,6 +4549,7 @@ begin
         v_id := v_text::bigint;
       end if;
 
+      -- the fixture itself (teams, match day, kickoff); its status and score below
       v_old := null;
       if v_id is not null then
         select * into v_old from public.fixtures f where f.id = v_id for update;
@@ -3672,7 +4558,7 @@ begin
         end if;
         update public.fixtures f
            set league = v_league, season = v_season, match_day = v_md, home_team = v_home, away_team = v_away,
-               kickoff_time = v_kick, status = v_status, home_score = v_hs, away_score = v_as, result = v_result
+               kickoff_time = v_kick
          where f.id = v_id
         returning * into v_new;
       else
@@ -3680,24 +4566,28 @@ begin
          where f.league = v_league and f.season = v_season and f.match_day = v_md
            and f.home_team = v_home and f.away_team = v_away
            for update;
-        insert into public.fixtures as f
-          (league, season, match_day, home_team, away_team, kickoff_time, status, home_score, away_score, result)
-        values (v_league, v_season, v_md, v_home, v_away, v_kick, v_status, v_hs, v_as, v_result)
-        on conflict on constraint fixtures_match_key do update
-          set kickoff_time = excluded.kickoff_time, status = excluded.status, home_score = excluded.home_score,
-              away_score = excluded.away_score, result = excluded.result
-        returning * into v_new;
+        if v_old.id is null then
+          insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
+          values (v_league, v_season, v_md, v_home, v_away, v_kick)
+          returning * into v_new;
+        else
+          update public.fixtures f set kickoff_time = v_kick where f.id = v_old.id returning * into v_new;
+        end if;
       end if;
 
+      v_code := private.apply_fixture_result(v_new.id, v_status, v_hs, v_as, 'csv', (select auth.uid()), v_reason, false);
+      if v_code = 'before_kickoff' then
+        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+      end if;
+
+      -- 'corrected' was re-processed already; the match day is still looked at once below
       v_keys_league := v_keys_league || v_new.league;
       v_keys_season := v_keys_season || v_new.season;
       v_keys_md := v_keys_md || v_new.match_day;
       v_keys_changed := v_keys_changed
-        || (v_old.id is null
-            or (v_old.status, v_old.home_score, v_old.away_score, v_old.home_team, v_old.away_team,
-                v_old.league, v_old.season, v_old.match_day)
-               is distinct from (v_new.status, v_new.home_score, v_new.away_score, v_new.home_team,
-                                 v_new.away_team, v_new.league, v_new.season, v_new.match_day));
+        || (v_old.id is null or v_code = 'saved'
+            or (v_old.home_team, v_old.away_team, v_old.league, v_old.season, v_old.match_day)
+               is distinct from (v_new.home_team, v_new.away_team, v_new.league, v_new.season, v_new.match_day));
       if v_old.id is not null
          and (v_old.league, v_old.season, v_old.match_day) is distinct from (v_new.league, v_new.season, v_new.match_day)
       then
@@ -4221,6 +5111,202 @@ GRANT SELECT(created_at) ON TABLE public.competitions TO authenticated;
 GRANT SELECT(updated_at) ON TABLE public.competitions TO authenticated;
 
 --
+-- Name: feed_leagues; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.feed_leagues (
+    league text NOT NULL,
+    season text NOT NULL,
+    provider text DEFAULT 'football-data'::text NOT NULL,
+    code text NOT NULL,
+    season_year integer NOT NULL,
+    linked boolean DEFAULT true NOT NULL,
+    linked_at timestamp with time zone,
+    linked_by uuid,
+    sync_requested_at timestamp with time zone,
+    last_attempt_at timestamp with time zone,
+    last_synced_at timestamp with time zone,
+    next_attempt_at timestamp with time zone,
+    paused_until timestamp with time zone,
+    failures integer DEFAULT 0 NOT NULL,
+    last_error text,
+    last_error_at timestamp with time zone,
+    last_fixtures_changed integer DEFAULT 0 NOT NULL,
+    last_results_changed integer DEFAULT 0 NOT NULL,
+    fixtures_changed integer DEFAULT 0 NOT NULL,
+    results_changed integer DEFAULT 0 NOT NULL,
+    requests integer DEFAULT 0 NOT NULL,
+    CONSTRAINT feed_leagues_code_check CHECK ((code ~ '^[A-Z0-9]{2,5}$'::text)),
+    CONSTRAINT feed_leagues_error_length CHECK ((char_length(last_error) <= 500)),
+    CONSTRAINT feed_leagues_provider_check CHECK ((provider = 'football-data'::text))
+);
+
+--
+-- Name: feed_leagues feed_leagues_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.feed_leagues
+    ADD CONSTRAINT feed_leagues_pkey PRIMARY KEY (league, season);
+
+--
+-- Name: feed_leagues feed_leagues_linked_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.feed_leagues
+    ADD CONSTRAINT feed_leagues_linked_by_fkey FOREIGN KEY (linked_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: feed_leagues; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.feed_leagues ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: feed_leagues feed_leagues_select_admin; Type: POLICY; Schema: public
+--
+
+CREATE POLICY feed_leagues_select_admin ON public.feed_leagues FOR SELECT TO authenticated USING (( SELECT private.is_admin() AS is_admin));
+
+--
+-- Name: TABLE feed_leagues; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.feed_leagues TO authenticated;
+GRANT ALL ON TABLE public.feed_leagues TO service_role;
+
+--
+-- Name: feed_teams; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.feed_teams (
+    provider text DEFAULT 'football-data'::text NOT NULL,
+    feed_team_id bigint NOT NULL,
+    team text NOT NULL,
+    feed_name text NOT NULL,
+    feed_short_name text,
+    tla text,
+    league text NOT NULL,
+    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    CONSTRAINT feed_teams_provider_check CHECK ((provider = 'football-data'::text)),
+    CONSTRAINT feed_teams_team_name CHECK ((private.is_team_name(team) AND (char_length(team) <= 60)))
+);
+
+--
+-- Name: feed_teams feed_teams_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.feed_teams
+    ADD CONSTRAINT feed_teams_pkey PRIMARY KEY (provider, feed_team_id);
+
+--
+-- Name: feed_teams; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.feed_teams ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: feed_teams feed_teams_select_admin; Type: POLICY; Schema: public
+--
+
+CREATE POLICY feed_teams_select_admin ON public.feed_teams FOR SELECT TO authenticated USING (( SELECT private.is_admin() AS is_admin));
+
+--
+-- Name: TABLE feed_teams; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.feed_teams TO authenticated;
+GRANT ALL ON TABLE public.feed_teams TO service_role;
+
+--
+-- Name: fixture_result_changes; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.fixture_result_changes (
+    id bigint NOT NULL,
+    fixture_id bigint NOT NULL,
+    changed_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    source text NOT NULL,
+    changed_by uuid,
+    old_status text NOT NULL,
+    old_home_score integer,
+    old_away_score integer,
+    new_status text NOT NULL,
+    new_home_score integer,
+    new_away_score integer,
+    reason text,
+    is_correction boolean NOT NULL,
+    notices integer DEFAULT 0 NOT NULL,
+    CONSTRAINT fixture_result_changes_reason_length CHECK ((char_length(reason) <= 500)),
+    CONSTRAINT fixture_result_changes_source_check CHECK ((source = ANY (ARRAY['admin'::text, 'csv'::text, 'feed'::text]))),
+    CONSTRAINT fixture_result_changes_status_check CHECK (((old_status = ANY (ARRAY['pending'::text, 'complete'::text, 'postponed'::text])) AND (new_status = ANY (ARRAY['pending'::text, 'complete'::text, 'postponed'::text]))))
+);
+
+--
+-- Name: TABLE fixture_result_changes; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.fixture_result_changes IS 'History of every result change (first entry, correction, postponement) with its source, time, who and why.';
+
+--
+-- Name: fixture_result_changes_id_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.fixture_result_changes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.fixture_result_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: fixture_result_changes fixture_result_changes_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.fixture_result_changes
+    ADD CONSTRAINT fixture_result_changes_pkey PRIMARY KEY (id);
+
+--
+-- Name: fixture_result_changes_fixture_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX fixture_result_changes_fixture_idx ON public.fixture_result_changes USING btree (fixture_id, id);
+
+--
+-- Name: fixture_result_changes fixture_result_changes_changed_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.fixture_result_changes
+    ADD CONSTRAINT fixture_result_changes_changed_by_fkey FOREIGN KEY (changed_by) REFERENCES public.profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: fixture_result_changes fixture_result_changes_fixture_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.fixture_result_changes
+    ADD CONSTRAINT fixture_result_changes_fixture_id_fkey FOREIGN KEY (fixture_id) REFERENCES public.fixtures(id) ON DELETE CASCADE;
+
+--
+-- Name: fixture_result_changes; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.fixture_result_changes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: fixture_result_changes fixture_result_changes_select_admin; Type: POLICY; Schema: public
+--
+
+CREATE POLICY fixture_result_changes_select_admin ON public.fixture_result_changes FOR SELECT TO authenticated USING (( SELECT private.is_admin() AS is_admin));
+
+--
+-- Name: TABLE fixture_result_changes; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.fixture_result_changes TO authenticated;
+GRANT ALL ON TABLE public.fixture_result_changes TO service_role;
+
+--
 -- Name: fixtures; Type: TABLE; Schema: public
 --
 
@@ -4238,12 +5324,32 @@ CREATE TABLE public.fixtures (
     result text,
     created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
     updated_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    result_source text,
+    feed_match_id bigint,
+    feed_updated_at timestamp with time zone,
+    feed_status text,
+    feed_home_score integer,
+    feed_away_score integer,
+    feed_kept_result text,
+    feed_flag text,
+    feed_match_day integer,
+    feed_kickoff_time timestamp with time zone,
+    live_status text,
+    live_home_score integer,
+    live_away_score integer,
+    live_updated_at timestamp with time zone,
     CONSTRAINT fixtures_away_score_range CHECK (((away_score >= 0) AND (away_score <= 30))),
     CONSTRAINT fixtures_away_team_length CHECK (((char_length(away_team) >= 1) AND (char_length(away_team) <= 60))),
     CONSTRAINT fixtures_complete_has_result CHECK (((status = 'complete'::text) = (result IS NOT NULL))),
+    CONSTRAINT fixtures_feed_flag_check CHECK (((feed_flag IS NULL) OR ((feed_flag = ANY (ARRAY['moved_with_picks'::text, 'move_refused'::text])) AND (feed_match_day IS NOT NULL)))),
+    CONSTRAINT fixtures_feed_scores_range CHECK ((((feed_home_score >= 0) AND (feed_home_score <= 99)) AND ((feed_away_score >= 0) AND (feed_away_score <= 99)))),
+    CONSTRAINT fixtures_feed_status_check CHECK ((feed_status = ANY (ARRAY['pending'::text, 'live'::text, 'complete'::text, 'postponed'::text]))),
     CONSTRAINT fixtures_home_score_range CHECK (((home_score >= 0) AND (home_score <= 30))),
     CONSTRAINT fixtures_home_team_length CHECK (((char_length(home_team) >= 1) AND (char_length(home_team) <= 60))),
     CONSTRAINT fixtures_league_length CHECK (((char_length(league) >= 1) AND (char_length(league) <= 60))),
+    CONSTRAINT fixtures_live_only_pending CHECK (((live_status IS NULL) OR (status = 'pending'::text))),
+    CONSTRAINT fixtures_live_scores CHECK ((((live_status IS NULL) AND (live_home_score IS NULL) AND (live_away_score IS NULL)) OR ((live_status IS NOT NULL) AND ((live_home_score >= 0) AND (live_home_score <= 99)) AND ((live_away_score >= 0) AND (live_away_score <= 99))))),
+    CONSTRAINT fixtures_live_status_check CHECK ((live_status = ANY (ARRAY['IN_PLAY'::text, 'PAUSED'::text]))),
     CONSTRAINT fixtures_match_day_check CHECK ((match_day >= 1)),
     CONSTRAINT fixtures_result_check CHECK ((result = ANY (ARRAY['home_win'::text, 'away_win'::text, 'draw'::text]))),
     CONSTRAINT fixtures_result_matches_score CHECK ((NOT (result IS DISTINCT FROM
@@ -4253,6 +5359,8 @@ CASE
     WHEN (home_score < away_score) THEN 'away_win'::text
     ELSE 'draw'::text
 END))),
+    CONSTRAINT fixtures_result_source_check CHECK ((result_source = ANY (ARRAY['admin'::text, 'csv'::text, 'feed'::text]))),
+    CONSTRAINT fixtures_result_source_only_with_result CHECK (((result_source IS NULL) OR (status = ANY (ARRAY['complete'::text, 'postponed'::text])))),
     CONSTRAINT fixtures_score_pair CHECK (((home_score IS NULL) = (away_score IS NULL))),
     CONSTRAINT fixtures_season_length CHECK (((char_length(season) >= 1) AND (char_length(season) <= 20))),
     CONSTRAINT fixtures_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'complete'::text, 'postponed'::text]))),
@@ -4273,6 +5381,13 @@ ALTER TABLE public.fixtures ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY
 );
 
 --
+-- Name: fixtures fixtures_feed_match_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.fixtures
+    ADD CONSTRAINT fixtures_feed_match_key UNIQUE (feed_match_id);
+
+--
 -- Name: fixtures fixtures_match_key; Type: CONSTRAINT; Schema: public
 --
 
@@ -4285,6 +5400,18 @@ ALTER TABLE ONLY public.fixtures
 
 ALTER TABLE ONLY public.fixtures
     ADD CONSTRAINT fixtures_pkey PRIMARY KEY (id);
+
+--
+-- Name: fixtures_feed_flag_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX fixtures_feed_flag_idx ON public.fixtures USING btree (league, season) WHERE ((feed_flag IS NOT NULL) OR (feed_kickoff_time IS NOT NULL));
+
+--
+-- Name: fixtures_feed_review_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX fixtures_feed_review_idx ON public.fixtures USING btree (league, season) WHERE ((result_source = ANY (ARRAY['admin'::text, 'csv'::text])) AND (feed_status = ANY (ARRAY['complete'::text, 'postponed'::text])));
 
 --
 -- Name: fixtures_league_season_match_day_kickoff_idx; Type: INDEX; Schema: public
@@ -4459,6 +5586,99 @@ CREATE POLICY membership_ranks_select_authenticated ON public.membership_ranks F
 
 GRANT SELECT ON TABLE public.membership_ranks TO authenticated;
 GRANT SELECT ON TABLE public.membership_ranks TO service_role;
+
+--
+-- Name: notices; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.notices (
+    id bigint NOT NULL,
+    user_id uuid NOT NULL,
+    kind text NOT NULL,
+    body text NOT NULL,
+    params jsonb DEFAULT '{}'::jsonb NOT NULL,
+    link text DEFAULT '/notices'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT public.app_now() NOT NULL,
+    read_at timestamp with time zone,
+    CONSTRAINT notices_body_length CHECK (((char_length(body) >= 1) AND (char_length(body) <= 4000))),
+    CONSTRAINT notices_kind_check CHECK ((kind = 'result_correction'::text))
+);
+
+--
+-- Name: TABLE notices; Type: COMMENT; Schema: public
+--
+
+COMMENT ON TABLE public.notices IS 'One notice per player per result correction that changed their outcome (private.notify_result_correction).';
+
+--
+-- Name: notices_id_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.notices ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.notices_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: notices notices_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.notices
+    ADD CONSTRAINT notices_pkey PRIMARY KEY (id);
+
+--
+-- Name: notices_user_created_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX notices_user_created_idx ON public.notices USING btree (user_id, created_at DESC, id DESC);
+
+--
+-- Name: notices_user_unread_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX notices_user_unread_idx ON public.notices USING btree (user_id) WHERE (read_at IS NULL);
+
+--
+-- Name: notices notices_user_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.notices
+    ADD CONSTRAINT notices_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.profiles(id) ON DELETE CASCADE;
+
+--
+-- Name: notices; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.notices ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: notices notices_select_own; Type: POLICY; Schema: public
+--
+
+CREATE POLICY notices_select_own ON public.notices FOR SELECT TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: notices notices_update_own; Type: POLICY; Schema: public
+--
+
+CREATE POLICY notices_update_own ON public.notices FOR UPDATE TO authenticated USING ((user_id = ( SELECT auth.uid() AS uid))) WITH CHECK ((user_id = ( SELECT auth.uid() AS uid)));
+
+--
+-- Name: TABLE notices; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.notices TO authenticated;
+GRANT ALL ON TABLE public.notices TO service_role;
+
+--
+-- Name: COLUMN notices.read_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(read_at) ON TABLE public.notices TO authenticated;
 
 --
 -- Name: player_names; Type: TABLE; Schema: public
@@ -5891,6 +7111,23 @@ GRANT SELECT ON TABLE public.user_competition_stats_view TO service_role;
 -- public: functions --------------------------------------------------------------------------------------
 
 --
+-- Name: accept_feed_result(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.accept_feed_result(p_fixture_id bigint) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select private.accept_feed_result(p_fixture_id) $$;
+
+--
+-- Name: FUNCTION accept_feed_result(p_fixture_id bigint); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.accept_feed_result(p_fixture_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.accept_feed_result(p_fixture_id bigint) TO authenticated;
+GRANT ALL ON FUNCTION public.accept_feed_result(p_fixture_id bigint) TO service_role;
+
+--
 -- Name: admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text); Type: FUNCTION; Schema: public
 --
 
@@ -6082,6 +7319,25 @@ GRANT ALL ON FUNCTION public.disable_notifications() TO authenticated;
 GRANT ALL ON FUNCTION public.disable_notifications() TO service_role;
 
 --
+-- Name: feed_result_key(text, integer, integer); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.feed_result_key(p_status text, p_home integer, p_away integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select p_status || ':' || coalesce(p_home::text, '') || ':' || coalesce(p_away::text, '')
+$$;
+
+--
+-- Name: FUNCTION feed_result_key(p_status text, p_home integer, p_away integer); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.feed_result_key(p_status text, p_home integer, p_away integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.feed_result_key(p_status text, p_home integer, p_away integer) TO authenticated;
+GRANT ALL ON FUNCTION public.feed_result_key(p_status text, p_home integer, p_away integer) TO service_role;
+
+--
 -- Name: get_eligible_teams(uuid, uuid); Type: FUNCTION; Schema: public
 --
 
@@ -6246,6 +7502,23 @@ GRANT ALL ON FUNCTION public.join_competition(p_competition_id uuid, p_registrat
 GRANT ALL ON FUNCTION public.join_competition(p_competition_id uuid, p_registration_key text) TO service_role;
 
 --
+-- Name: keep_manual_result(bigint); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.keep_manual_result(p_fixture_id bigint) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select private.keep_manual_result(p_fixture_id) $$;
+
+--
+-- Name: FUNCTION keep_manual_result(p_fixture_id bigint); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.keep_manual_result(p_fixture_id bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.keep_manual_result(p_fixture_id bigint) TO authenticated;
+GRANT ALL ON FUNCTION public.keep_manual_result(p_fixture_id bigint) TO service_role;
+
+--
 -- Name: knockout_leaderboard_page(uuid, integer, integer); Type: FUNCTION; Schema: public
 --
 
@@ -6331,6 +7604,23 @@ $$;
 REVOKE ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) TO service_role;
+
+--
+-- Name: link_feed_league(text, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.link_feed_league(p_league text, p_season text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select private.link_feed_league(p_league, p_season) $$;
+
+--
+-- Name: FUNCTION link_feed_league(p_league text, p_season text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.link_feed_league(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.link_feed_league(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION public.link_feed_league(p_league text, p_season text) TO service_role;
 
 --
 -- Name: manage_selections(uuid); Type: FUNCTION; Schema: public
@@ -6486,23 +7776,40 @@ GRANT ALL ON FUNCTION public.registration_state(p_competition_id uuid) TO authen
 GRANT ALL ON FUNCTION public.registration_state(p_competition_id uuid) TO service_role;
 
 --
--- Name: save_fixture_result(bigint, integer, integer); Type: FUNCTION; Schema: public
+-- Name: request_feed_sync(text, text); Type: FUNCTION; Schema: public
 --
 
-CREATE FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) RETURNS text
+CREATE FUNCTION public.request_feed_sync(p_league text, p_season text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select private.request_feed_sync(p_league, p_season) $$;
+
+--
+-- Name: FUNCTION request_feed_sync(p_league text, p_season text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.request_feed_sync(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.request_feed_sync(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION public.request_feed_sync(p_league text, p_season text) TO service_role;
+
+--
+-- Name: save_fixture_result(bigint, integer, integer, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text DEFAULT NULL::text) RETURNS text
     LANGUAGE sql
     SET search_path TO ''
     AS $$
-  select private.save_fixture_result(p_fixture_id, p_home_score, p_away_score)
+  select private.save_fixture_result(p_fixture_id, p_home_score, p_away_score, p_reason)
 $$;
 
 --
--- Name: FUNCTION save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer); Type: ACL; Schema: public
+-- Name: FUNCTION save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text); Type: ACL; Schema: public
 --
 
-REVOKE ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO authenticated;
-GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) TO service_role;
+REVOKE ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) TO service_role;
 
 --
 -- Name: save_push_subscription(text, text, text, text, text); Type: FUNCTION; Schema: public
@@ -6705,23 +8012,23 @@ GRANT ALL ON FUNCTION public.selection_open(p_league text, p_season text, p_matc
 GRANT ALL ON FUNCTION public.selection_open(p_league text, p_season text, p_match_day integer) TO service_role;
 
 --
--- Name: set_fixture_postponed(bigint, boolean); Type: FUNCTION; Schema: public
+-- Name: set_fixture_postponed(bigint, boolean, text); Type: FUNCTION; Schema: public
 --
 
-CREATE FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) RETURNS text
+CREATE FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text DEFAULT NULL::text) RETURNS text
     LANGUAGE sql
     SET search_path TO ''
     AS $$
-  select private.set_fixture_postponed(p_fixture_id, p_postponed)
+  select private.set_fixture_postponed(p_fixture_id, p_postponed, p_reason)
 $$;
 
 --
--- Name: FUNCTION set_fixture_postponed(p_fixture_id bigint, p_postponed boolean); Type: ACL; Schema: public
+-- Name: FUNCTION set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text); Type: ACL; Schema: public
 --
 
-REVOKE ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) TO authenticated;
-GRANT ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) TO service_role;
+REVOKE ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) TO authenticated;
+GRANT ALL ON FUNCTION public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) TO service_role;
 
 --
 -- Name: set_player_selection(uuid, uuid, text); Type: FUNCTION; Schema: public
@@ -6741,6 +8048,23 @@ $$;
 REVOKE ALL ON FUNCTION public.set_player_selection(p_competition_id uuid, p_user_id uuid, p_team text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.set_player_selection(p_competition_id uuid, p_user_id uuid, p_team text) TO authenticated;
 GRANT ALL ON FUNCTION public.set_player_selection(p_competition_id uuid, p_user_id uuid, p_team text) TO service_role;
+
+--
+-- Name: unlink_feed_league(text, text); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.unlink_feed_league(p_league text, p_season text) RETURNS text
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$ select private.unlink_feed_league(p_league, p_season) $$;
+
+--
+-- Name: FUNCTION unlink_feed_league(p_league text, p_season text); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.unlink_feed_league(p_league text, p_season text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.unlink_feed_league(p_league text, p_season text) TO authenticated;
+GRANT ALL ON FUNCTION public.unlink_feed_league(p_league text, p_season text) TO service_role;
 
 --
 -- Name: unregister_competition(uuid); Type: FUNCTION; Schema: public
