@@ -3986,6 +3986,7 @@ declare
   v_keys_md integer[] := '{}';
   v_keys_changed boolean[] := '{}';
   v_key record;
+  v_closed integer[];
 begin
   if p_matches is null or pg_catalog.jsonb_typeof(p_matches) <> 'array' then
     raise exception using errcode = '22023', message = 'Matches must be a JSON array.';
@@ -3995,6 +3996,11 @@ begin
     return pg_catalog.jsonb_build_object('skipped', true);
   end if;
   perform private.lock_competitions_of(p_league, p_season);
+  -- The match days whose deadline had passed when this sync began: players picked against their schedule. (Taken
+  -- before any change, so a sync that moves a whole match day earlier moves all of it.)
+  select coalesce(pg_catalog.array_agg(m.match_day), '{}') into v_closed
+    from public.matchdays m
+   where m.league = p_league and m.season = p_season and m.first_kickoff_time - interval '1 hour' <= p_now;
 
   -- Teams the feed names for the first time get their one name in the app: the name of a team this league
   -- already has that reads the same (normalised name or short name), else one made from the feed's name.
@@ -4115,13 +4121,12 @@ begin
 
     -- A moved kickoff moves the match day's deadline (fixtures_refresh_matchdays), until that deadline has passed:
     -- after it, players picked against this schedule, so the game keeps it and the admin panel shows the feed's.
-    v_deadline_passed := public.matchday_deadline_passed(p_league, p_season, v_f.match_day);
+    v_deadline_passed := v_f.match_day = any (v_closed);
     if v_m.kickoff is distinct from v_f.kickoff_time then
       if not v_deadline_passed then
         update public.fixtures f set kickoff_time = v_m.kickoff, feed_kickoff_time = null where f.id = v_f.id;
         v_f.kickoff_time := v_m.kickoff;
         v_updated := v_updated + 1;
-        v_deadline_passed := public.matchday_deadline_passed(p_league, p_season, v_f.match_day);
       elsif v_f.feed_kickoff_time is distinct from v_m.kickoff then
         update public.fixtures f set feed_kickoff_time = v_m.kickoff where f.id = v_f.id;
       end if;

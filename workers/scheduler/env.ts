@@ -18,6 +18,10 @@ export interface SchedulerBindings {
   FCM_API_URL?: string;
   /** Development and test only: send every Web Push request to this origin (a local push service). */
   PUSH_ENDPOINT_OVERRIDE?: string;
+  /** The data feed's API base (football-data.org v4; a local simulator in development and tests). */
+  FOOTBALL_DATA_URL?: string;
+  /** The feed's API token (X-Auth-Token; a secret). Without it a linked league records "not set" as its error. */
+  FOOTBALL_DATA_TOKEN?: string;
 }
 
 const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
@@ -36,12 +40,22 @@ const EnvSchema = z
     FCM_SERVICE_ACCOUNT: z.string().default(""),
     FCM_API_URL: z.url().default("https://fcm.googleapis.com"),
     PUSH_ENDPOINT_OVERRIDE: z.union([z.literal(""), z.url()]).default(""),
+    FOOTBALL_DATA_URL: z.url().default("https://api.football-data.org/v4"),
+    FOOTBALL_DATA_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,200}$/, "FOOTBALL_DATA_TOKEN must be the token as football-data.org issues it")
+      .or(z.literal(""))
+      .default(""),
   })
   .superRefine((env, ctx) => {
     if (env.ENVIRONMENT !== "production") return;
     // A redirected push or a kept-back outbox in production would silently drop every reminder.
     if (env.PUSH_ENDPOINT_OVERRIDE) ctx.addIssue({ code: "custom", message: "PUSH_ENDPOINT_OVERRIDE cannot be set in production" });
     if (env.PUSH_PROVIDER === "outbox") ctx.addIssue({ code: "custom", message: "production needs PUSH_PROVIDER=live" });
+    // the token travels in a header: never over plain http (a local simulator is for development and tests)
+    if (!env.FOOTBALL_DATA_URL.startsWith("https://")) {
+      ctx.addIssue({ code: "custom", message: "production needs an https FOOTBALL_DATA_URL" });
+    }
     if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY) {
       ctx.addIssue({ code: "custom", message: "production needs VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY" });
     }
@@ -65,6 +79,8 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
     FCM_SERVICE_ACCOUNT: bindings.FCM_SERVICE_ACCOUNT || undefined,
     FCM_API_URL: bindings.FCM_API_URL || undefined,
     PUSH_ENDPOINT_OVERRIDE: bindings.PUSH_ENDPOINT_OVERRIDE || undefined,
+    FOOTBALL_DATA_URL: bindings.FOOTBALL_DATA_URL || undefined,
+    FOOTBALL_DATA_TOKEN: bindings.FOOTBALL_DATA_TOKEN || undefined,
   });
   if (!parsed.success) {
     throw new Error(`scheduler configuration: ${parsed.error.issues.map((i) => `${i.path.join(".") || "env"}: ${i.message}`).join("; ")}`);
