@@ -31,7 +31,7 @@
 --                      lock_competition_of_row, lock_competitions_of, lock_competitions_of_many,
 --                      lock_scout_competitions, manage_selections, matchdays_sync_competitions,
 --                      normalise_team_name, notify_result_correction, player_names_sync_sort_name,
---                      process_competition, process_due_matchdays, profiles_before_insert,
+--                      points_text, process_competition, process_due_matchdays, profiles_before_insert,
 --                      profiles_check_age, profiles_protect_columns, profiles_sync_player_name,
 --                      queue_reminders, random_code, record_feed_failure, record_push_outcomes,
 --                      redeem_ticket_for_entry, refresh_matchday, refresh_membership_stats,
@@ -2251,7 +2251,7 @@ begin
                pg_catalog.format('%s: %s (was %s).', b.name, private.knockout_outcome_text(us.status, us.knocked_out_on),
                                  private.knockout_outcome_text(b.status, b.knocked_out_on))
              when b.type = 'season' and b.points <> us.points then
-               pg_catalog.format('%s: %s points (was %s).', b.name, us.points, b.points)
+               pg_catalog.format('%s: %s (was %s).', b.name, private.points_text(us.points), b.points)
              when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
                pg_catalog.format('%s: goals %s-%s (was %s-%s).', b.name, us.goals_for, us.goals_against, b.goals_for, b.goals_against)
            end as line,
@@ -2277,7 +2277,7 @@ begin
     select g.user_id, 0 as ord, g.name, g.line, g.change from game g where g.line is not null
     union all
     select s.user_id, 1, 'Scout',
-           pg_catalog.format('Scout: your predictions of this match score %s points (was %s).', s.after, s.before),
+           pg_catalog.format('Scout: your predictions of this match score %s (was %s).', private.points_text(s.after), s.before),
            pg_catalog.jsonb_build_object('type', 'scout', 'before', s.before, 'after', s.after)
       from scout s where s.before <> s.after
   ),
@@ -2351,6 +2351,23 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.player_names_sync_sort_name() FROM PUBLIC;
+
+--
+-- Name: points_text(integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.points_text(p_points integer) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select p_points::text || case when p_points = 1 then ' point' else ' points' end
+$$;
+
+--
+-- Name: FUNCTION points_text(p_points integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.points_text(p_points integer) FROM PUBLIC;
 
 --
 -- Name: process_competition(uuid); Type: FUNCTION; Schema: private

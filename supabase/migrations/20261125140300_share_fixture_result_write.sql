@@ -25,6 +25,15 @@ as $$
 $$;
 revoke all on function private.result_text(text, integer, integer) from public, anon, authenticated;
 
+-- "1 point", "3 points".
+create function private.points_text(p_points integer) returns text
+  language sql immutable
+  set search_path = ''
+as $$
+  select p_points::text || case when p_points = 1 then ' point' else ' points' end
+$$;
+revoke all on function private.points_text(integer) from public, anon, authenticated;
+
 -- A knockout member's outcome as a notice names it.
 create function private.knockout_outcome_text(p_status text, p_knocked_out_on integer) returns text
   language sql immutable
@@ -102,7 +111,7 @@ begin
                pg_catalog.format('%s: %s (was %s).', b.name, private.knockout_outcome_text(us.status, us.knocked_out_on),
                                  private.knockout_outcome_text(b.status, b.knocked_out_on))
              when b.type = 'season' and b.points <> us.points then
-               pg_catalog.format('%s: %s points (was %s).', b.name, us.points, b.points)
+               pg_catalog.format('%s: %s (was %s).', b.name, private.points_text(us.points), b.points)
              when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
                pg_catalog.format('%s: goals %s-%s (was %s-%s).', b.name, us.goals_for, us.goals_against, b.goals_for, b.goals_against)
            end as line,
@@ -128,7 +137,7 @@ begin
     select g.user_id, 0 as ord, g.name, g.line, g.change from game g where g.line is not null
     union all
     select s.user_id, 1, 'Scout',
-           pg_catalog.format('Scout: your predictions of this match score %s points (was %s).', s.after, s.before),
+           pg_catalog.format('Scout: your predictions of this match score %s (was %s).', private.points_text(s.after), s.before),
            pg_catalog.jsonb_build_object('type', 'scout', 'before', s.before, 'after', s.after)
       from scout s where s.before <> s.after
   ),
