@@ -20,7 +20,7 @@
 --                      close_due_registrations, competition_leagues, competition_registration_key,
 --                      competition_seasons, competition_types, competitions_before_write, create_competition,
 --                      create_private_competition, csv_text, delete_push_subscription, disable_notifications,
---                      drain_scout_scoring_queue, eligible_teams, feed_competition_code,
+--                      drain_scout_scoring_queue, eligible_teams, feed_competition_code, feed_competitions,
 --                      feed_team_display_name, finish_job_run, fixtures_queue_scout_scoring,
 --                      fixtures_refresh_matchdays, fixtures_refresh_stats, get_scout_leaderboard_matchday,
 --                      get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
@@ -54,7 +54,7 @@
 --   public functions: accept_feed_result, admin_create_competition, app_now, competition_picks_open,
 --                     competition_registration_key, create_private_competition, default_prize,
 --                     default_total_match_days, delete_push_subscription, disable_notifications,
---                     feed_result_key, get_eligible_teams, get_scout_leaderboard_matchday,
+--                     feed_competitions, feed_result_key, get_eligible_teams, get_scout_leaderboard_matchday,
 --                     get_scout_leaderboard_matchday_player, get_scout_leaderboard_season,
 --                     get_scout_leaderboard_season_player, get_scout_state, handle_referral_signup,
 --                     join_competition, keep_manual_result, knockout_leaderboard_page,
@@ -1432,6 +1432,28 @@ $$;
 --
 
 REVOKE ALL ON FUNCTION private.feed_competition_code(p_league text) FROM PUBLIC;
+
+--
+-- Name: feed_competitions(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.feed_competitions() RETURNS TABLE(league text, code text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select l.league, private.feed_competition_code(l.league)
+    from pg_catalog.unnest(private.competition_leagues()) with ordinality as l (league, n)
+   where private.feed_competition_code(l.league) is not null
+   order by l.n
+$$;
+
+--
+-- Name: FUNCTION feed_competitions(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.feed_competitions() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.feed_competitions() TO authenticated;
+GRANT ALL ON FUNCTION private.feed_competitions() TO service_role;
 
 --
 -- Name: feed_team_display_name(text, text); Type: FUNCTION; Schema: private
@@ -7339,6 +7361,25 @@ $$;
 REVOKE ALL ON FUNCTION public.disable_notifications() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.disable_notifications() TO authenticated;
 GRANT ALL ON FUNCTION public.disable_notifications() TO service_role;
+
+--
+-- Name: feed_competitions(); Type: FUNCTION; Schema: public
+--
+
+CREATE FUNCTION public.feed_competitions() RETURNS TABLE(league text, code text)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select * from private.feed_competitions()
+$$;
+
+--
+-- Name: FUNCTION feed_competitions(); Type: ACL; Schema: public
+--
+
+REVOKE ALL ON FUNCTION public.feed_competitions() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.feed_competitions() TO authenticated;
+GRANT ALL ON FUNCTION public.feed_competitions() TO service_role;
 
 --
 -- Name: feed_result_key(text, integer, integer); Type: FUNCTION; Schema: public

@@ -6,7 +6,7 @@ import { ResultsSection } from "~/components/admin/ResultsSection";
 import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
-import { formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { endRefusedWrite, formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { loadResults, PostponeSchema, saveResult, SaveResultSchema, setPostponed } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 
@@ -62,9 +62,12 @@ async function saveResultAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, SaveResultSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, fixtureId });
   const result = await saveResult(context.db, user.id, parsed.data);
+  if (!result.ok) {
+    await endRefusedWrite(context.db);
+    return invalid({}, result.message, result.status, { intent, fixtureId });
+  }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
-  return invalid({}, result.message, result.status, { intent, fixtureId });
+  return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
 async function postponeAction({ form, user, context }: Ctx) {
@@ -73,9 +76,12 @@ async function postponeAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, PostponeSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to update fixture.", 400, { intent, fixtureId });
   const result = await setPostponed(context.db, user.id, parsed.data);
+  if (!result.ok) {
+    await endRefusedWrite(context.db);
+    return invalid({}, result.message, result.status, { intent, fixtureId });
+  }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
-  return invalid({}, result.message, result.status, { intent, fixtureId });
+  return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

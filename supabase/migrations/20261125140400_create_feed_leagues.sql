@@ -19,6 +19,28 @@ as $$
 $$;
 revoke all on function private.feed_competition_code(text) from public, anon, authenticated;
 
+-- The leagues the feed has, with their codes, for the admin panel (the codes' one home is the function above).
+create function private.feed_competitions() returns table (league text, code text)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  select l.league, private.feed_competition_code(l.league)
+    from pg_catalog.unnest(private.competition_leagues()) with ordinality as l (league, n)
+   where private.feed_competition_code(l.league) is not null
+   order by l.n
+$$;
+revoke all on function private.feed_competitions() from public, anon, authenticated;
+grant execute on function private.feed_competitions() to authenticated, service_role;
+
+create function public.feed_competitions() returns table (league text, code text)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.feed_competitions()
+$$;
+revoke all on function public.feed_competitions() from public, anon, authenticated;
+grant execute on function public.feed_competitions() to authenticated, service_role;
+
 -- The feed names a season by the year it starts: 2025/26 and 2025 are both 2025.
 create function private.season_start_year(p_season text) returns integer
   language sql immutable

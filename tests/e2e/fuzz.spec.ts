@@ -106,6 +106,7 @@ async function pagesFor(email: string) {
     "/competitions",
     "/my-competitions",
     "/profile",
+    "/notices",
     "/scout",
     "/terms",
     "/privacy",
@@ -119,6 +120,7 @@ async function pagesFor(email: string) {
       "/admin/fixtures?section=upload",
       "/admin/fixtures?section=notes",
       "/admin/fixtures-template.csv",
+      "/admin/feed",
     );
   return pages;
 }
