@@ -4012,7 +4012,15 @@ declare
   v_f public.fixtures%rowtype;
   v_code text;
   v_deadline_passed boolean;
-  v_retry boolean;
+  v_new boolean;
+  v_live boolean;
+  v_fs text;
+  v_fh integer;
+  v_fa integer;
+  v_flag text;
+  v_flag_md integer;
+  v_kickoff timestamptz;
+  v_feed_kickoff timestamptz;
   v_created integer := 0;
   v_matched integer := 0;
   v_updated integer := 0;
@@ -4088,7 +4096,15 @@ begin
       left join public.feed_teams ht on ht.provider = 'football-data' and ht.feed_team_id = x.home_id
       left join public.feed_teams awt on awt.provider = 'football-data' and awt.feed_team_id = x.away_id
       left join public.fixtures f on f.feed_match_id = x.id
+     -- unchanged since last applied: the same lastUpdated and the same facts (lastUpdated has whole seconds, so two
+     -- changes within one second share it: the facts tell them apart)
      where f.id is null or x.last_updated is null or f.feed_updated_at is distinct from x.last_updated
+        or (f.feed_status, f.feed_home_score, f.feed_away_score)
+           is distinct from (x.state, case when x.state in ('complete', 'live') then x.home_score end,
+                                      case when x.state in ('complete', 'live') then x.away_score end)
+        or x.kickoff is distinct from coalesce(f.feed_kickoff_time, f.kickoff_time)
+        or x.match_day is distinct from coalesce(f.feed_match_day, f.match_day)
+        or (x.state = 'live' and x.live_status is distinct from f.live_status and f.status = 'pending')
      order by x.match_day, x.kickoff, x.id
   loop
     v_seen := v_seen + 1;
@@ -4099,10 +4115,17 @@ begin
       v_skipped := v_skipped + 1;
       continue;
     end if;
-    v_retry := false;
+
+    -- What the feed says about the result (kept for the admin panel's review of hand-entered results) and the
+    -- live score of a match in play. Written with the rest of the match in one statement below.
+    v_fs := v_m.state;
+    v_fh := case when v_m.state in ('complete', 'live') then v_m.home_score end;
+    v_fa := case when v_m.state in ('complete', 'live') then v_m.away_score end;
 
     -- The fixture: by the feed's match id once seen; the first time by match day and teams, else by teams alone
-    -- (a pairing is played once a season: the match may have been moved to another match day); else a new one.
+    -- (a pairing is played once a season: the match may have been moved to another match day); else a new one,
+    -- written whole in one statement.
+    v_new := false;
     if v_m.fixture_id is not null then
       select * into v_f from public.fixtures f where f.id = v_m.fixture_id for update;
     else
@@ -4114,11 +4137,17 @@ begin
        limit 1
          for update;
       if found then
-        update public.fixtures f set feed_match_id = v_m.id where f.id = v_f.id;
         v_matched := v_matched + 1;
       else
-        insert into public.fixtures as f (league, season, match_day, home_team, away_team, kickoff_time, feed_match_id)
-        values (p_league, p_season, v_m.match_day, v_m.home_team, v_m.away_team, v_m.kickoff, v_m.id)
+        insert into public.fixtures as f (league, season, match_day, home_team, away_team, kickoff_time, feed_match_id,
+                                          feed_status, feed_home_score, feed_away_score, feed_updated_at,
+                                          live_status, live_home_score, live_away_score, live_updated_at)
+        values (p_league, p_season, v_m.match_day, v_m.home_team, v_m.away_team, v_m.kickoff, v_m.id,
+                v_fs, v_fh, v_fa, v_m.last_updated,
+                case when v_m.state = 'live' then v_m.live_status end,
+                case when v_m.state = 'live' then v_m.home_score end,
+                case when v_m.state = 'live' then v_m.away_score end,
+                case when v_m.state = 'live' then p_now end)
         on conflict on constraint fixtures_match_key do nothing
         returning * into v_f;
         if v_f.id is null then
@@ -4126,64 +4155,71 @@ begin
           v_skipped := v_skipped + 1;
           continue;
         end if;
+        v_new := true;
         v_created := v_created + 1;
         v_keys_md := v_keys_md || v_f.match_day;
         v_keys_changed := v_keys_changed || true;
       end if;
     end if;
 
-    -- Another match day: moves with it unless picks were made on it (then the admin panel flags it).
-    if v_m.match_day <> v_f.match_day then
-      if exists (select 1 from public.team_selections ts where ts.fixture_id = v_f.id)
-         or exists (select 1 from public.scout_predictions sp where sp.fixture_id = v_f.id) then
-        if (v_f.feed_flag, v_f.feed_match_day) is distinct from ('moved_with_picks', v_m.match_day) then
-          update public.fixtures f set feed_flag = 'moved_with_picks', feed_match_day = v_m.match_day where f.id = v_f.id;
-        end if;
-        v_kept := v_kept + 1;
-      else
-        begin
-          update public.fixtures f
-             set match_day = v_m.match_day, feed_flag = null, feed_match_day = null
-           where f.id = v_f.id;
-          v_keys_md := v_keys_md || v_f.match_day || v_m.match_day;
-          v_keys_changed := v_keys_changed || true || true;
-          v_f.match_day := v_m.match_day;
-          v_updated := v_updated + 1;
-        exception when unique_violation then
-          update public.fixtures f set feed_flag = 'move_refused', feed_match_day = v_m.match_day where f.id = v_f.id;
+    if not v_new then
+      -- Another match day: moves with it unless picks were made on it (then the admin panel flags it).
+      v_flag := null;
+      v_flag_md := null;
+      if v_m.match_day <> v_f.match_day then
+        if exists (select 1 from public.team_selections ts where ts.fixture_id = v_f.id)
+           or exists (select 1 from public.scout_predictions sp where sp.fixture_id = v_f.id) then
+          v_flag := 'moved_with_picks';
+          v_flag_md := v_m.match_day;
           v_kept := v_kept + 1;
-        end;
+        else
+          begin
+            update public.fixtures f set match_day = v_m.match_day where f.id = v_f.id;
+            v_keys_md := v_keys_md || v_f.match_day || v_m.match_day;
+            v_keys_changed := v_keys_changed || true || true;
+            v_f.match_day := v_m.match_day;
+            v_updated := v_updated + 1;
+          exception when unique_violation then
+            v_flag := 'move_refused';
+            v_flag_md := v_m.match_day;
+            v_kept := v_kept + 1;
+          end;
+        end if;
       end if;
-    elsif v_f.feed_flag is not null then
-      update public.fixtures f set feed_flag = null, feed_match_day = null where f.id = v_f.id;
+
+      -- A moved kickoff moves the match day's deadline (fixtures_refresh_matchdays), until that deadline has
+      -- passed: after it players picked against this schedule, so the game keeps it and the admin panel shows the
+      -- feed's.
+      v_deadline_passed := v_f.match_day = any (v_closed);
+      v_kickoff := v_f.kickoff_time;
+      v_feed_kickoff := null;
+      if v_m.kickoff is distinct from v_f.kickoff_time then
+        if not v_deadline_passed then
+          v_kickoff := v_m.kickoff;
+          v_updated := v_updated + 1;
+        else
+          v_feed_kickoff := v_m.kickoff;
+        end if;
+      end if;
+
+      -- In play: a live score on a pending fixture the feed may update, never a result. A result entered by hand
+      -- ends the match for the game; a final status clears it (apply_fixture_result).
+      v_live := v_f.status = 'pending' and v_m.state in ('live', 'pending');
+      update public.fixtures f
+         set feed_match_id = v_m.id, kickoff_time = v_kickoff, feed_kickoff_time = v_feed_kickoff,
+             feed_flag = v_flag, feed_match_day = v_flag_md,
+             feed_status = v_fs, feed_home_score = v_fh, feed_away_score = v_fa, feed_updated_at = v_m.last_updated,
+             live_status = case when not v_live then f.live_status when v_m.state = 'live' then v_m.live_status end,
+             live_home_score = case when not v_live then f.live_home_score when v_m.state = 'live' then v_m.home_score end,
+             live_away_score = case when not v_live then f.live_away_score when v_m.state = 'live' then v_m.away_score end,
+             live_updated_at = case when v_live and (v_m.state = 'live' or f.live_status is not null) then p_now
+                                    else f.live_updated_at end
+       where f.id = v_f.id
+      returning * into v_f;
+    else
+      v_deadline_passed := v_f.match_day = any (v_closed);
     end if;
 
-    -- A moved kickoff moves the match day's deadline (fixtures_refresh_matchdays), until that deadline has passed:
-    -- after it, players picked against this schedule, so the game keeps it and the admin panel shows the feed's.
-    v_deadline_passed := v_f.match_day = any (v_closed);
-    if v_m.kickoff is distinct from v_f.kickoff_time then
-      if not v_deadline_passed then
-        update public.fixtures f set kickoff_time = v_m.kickoff, feed_kickoff_time = null where f.id = v_f.id;
-        v_f.kickoff_time := v_m.kickoff;
-        v_updated := v_updated + 1;
-      elsif v_f.feed_kickoff_time is distinct from v_m.kickoff then
-        update public.fixtures f set feed_kickoff_time = v_m.kickoff where f.id = v_f.id;
-      end if;
-    elsif v_f.feed_kickoff_time is not null then
-      update public.fixtures f set feed_kickoff_time = null where f.id = v_f.id;
-    end if;
-
-    -- What the feed says about the result, kept for the admin panel's review of hand-entered results.
-    update public.fixtures f
-       set feed_status = v_m.state,
-           feed_home_score = case when v_m.state in ('complete', 'live') then v_m.home_score end,
-           feed_away_score = case when v_m.state in ('complete', 'live') then v_m.away_score end
-     where f.id = v_f.id
-       and (f.feed_status, f.feed_home_score, f.feed_away_score) is distinct from
-           (v_m.state, case when v_m.state in ('complete', 'live') then v_m.home_score end,
-                       case when v_m.state in ('complete', 'live') then v_m.away_score end);
-
-    select * into v_f from public.fixtures f where f.id = v_f.id;
     v_code := null;
     if v_f.result_source in ('admin', 'csv') and v_f.status <> 'pending' then
       null;  -- entered by hand: the feed never overwrites it (a disagreement is listed for review)
@@ -4195,27 +4231,10 @@ begin
         v_code := private.apply_fixture_result(v_f.id, 'postponed', null, null, 'feed', null,
                     case when v_f.status = 'complete' then 'The data feed postponed the match.' end, false);
       end if;
-    elsif v_f.status = 'postponed' then
-      -- rescheduled: pending again while its match day is still open; after the deadline the match day was played
-      -- (or processed) with it postponed, so it stays postponed (the admin panel shows the feed's new kickoff)
-      if not v_deadline_passed then
-        v_code := private.apply_fixture_result(v_f.id, 'pending', null, null, 'feed', null, null, false);
-      end if;
-    elsif v_f.status = 'pending' then
-      -- in play: a live score, never a result
-      if v_m.state = 'live' and v_m.live_status in ('IN_PLAY', 'PAUSED')
-         and v_m.home_score between 0 and 99 and v_m.away_score between 0 and 99 then
-        update public.fixtures f
-           set live_status = v_m.live_status, live_home_score = v_m.home_score, live_away_score = v_m.away_score,
-               live_updated_at = p_now
-         where f.id = v_f.id
-           and (f.live_status, f.live_home_score, f.live_away_score)
-               is distinct from (v_m.live_status, v_m.home_score, v_m.away_score);
-      elsif v_m.state = 'pending' and v_f.live_status is not null then
-        update public.fixtures f set live_status = null, live_home_score = null, live_away_score = null,
-                                     live_updated_at = p_now
-         where f.id = v_f.id;
-      end if;
+    elsif v_f.status = 'postponed' and not v_deadline_passed then
+      -- rescheduled while its match day is still open: pending again. After the deadline the match day was played
+      -- (or processed) with it postponed, so it stays postponed (the admin panel shows the feed's new kickoff).
+      v_code := private.apply_fixture_result(v_f.id, 'pending', null, null, 'feed', null, null, false);
     end if;
     -- (a complete result the feed later calls pending or live again is kept: only a final status replaces one)
 
@@ -4227,12 +4246,9 @@ begin
       v_results := v_results + 1;
       v_corrections := v_corrections + 1;
     elsif v_code = 'before_kickoff' then
-      v_refused := v_refused + 1;  -- a result before kickoff is refused, as from an admin; tried again next sync
-      v_retry := true;
-    end if;
-
-    if not v_retry then
-      update public.fixtures f set feed_updated_at = v_m.last_updated where f.id = v_f.id;
+      -- a result before kickoff is refused, as from an admin: the match is read again on the next sync
+      v_refused := v_refused + 1;
+      update public.fixtures f set feed_updated_at = null where f.id = v_f.id;
     end if;
   end loop;
 

@@ -46,32 +46,43 @@ async function recordFailure(sql: Sql, now: Date, league: Claimed, failure: Pick
 export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Promise<Record<string, number>> {
   const [{ linked }] = await sql<{ linked: number }[]>`select count(*)::int as linked from public.feed_leagues where linked`;
   const client = new FootballDataClient({ baseUrl: settings.url, token: settings.token, fetch: settings.fetch });
-  const summary = { leagues: 0, synced: 0, failed: 0, requests: 0, fixtures: 0, results: 0, corrections: 0, skipped: 0 };
+  // db_ms / http_ms: where the tick's time went (kept in private.job_runs with the rest of the summary)
+  const summary = { leagues: 0, synced: 0, failed: 0, requests: 0, fixtures: 0, results: 0, corrections: 0, skipped: 0, db_ms: 0, http_ms: 0 };
+  const timed = async <T>(key: "db_ms" | "http_ms", work: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    try {
+      return await work();
+    } finally {
+      summary[key] += Date.now() - started;
+    }
+  };
 
   for (let i = 0; i < linked && client.canRequest(); i++) {
-    const [league] = await atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`);
+    const [league] = await timed("db_ms", () => atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`));
     if (!league) break;
     summary.leagues++;
     const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
 
     if (!settings.token) {
-      await recordFailure(sql, now, league, { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null }, 0);
+      await timed("db_ms", () =>
+        recordFailure(sql, now, league, { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null }, 0),
+      );
       summary.failed++;
       continue;
     }
     const before = client.requests;
-    const answer = await client.competitionMatches(league.code, league.season_year);
+    const answer = await timed("http_ms", () => client.competitionMatches(league.code, league.season_year));
     const requests = client.requests - before;
     if (!answer.ok) {
       console.warn(`feed ${label}: ${answer.failure.message}`);
-      await recordFailure(sql, now, league, answer.failure, requests);
+      await timed("db_ms", () => recordFailure(sql, now, league, answer.failure, requests));
       summary.failed++;
       continue;
     }
     const mapped = mapMatchesResponse(answer.body);
     if (!mapped.ok) {
       console.warn(`feed ${label}: ${mapped.error}`);
-      await recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests);
+      await timed("db_ms", () => recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests));
       summary.failed++;
       continue;
     }
@@ -80,12 +91,14 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
       console.warn(`feed ${label}: ${mapped.skipped.length} match(es) skipped: ${reasons}`);
     }
     try {
-      const [{ result }] = await atTime(
-        sql,
-        now,
-        (tx) => tx<{ result: SyncSummary }[]>`
-          select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
-                   as result`,
+      const [{ result }] = await timed("db_ms", () =>
+        atTime(
+          sql,
+          now,
+          (tx) => tx<{ result: SyncSummary }[]>`
+            select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
+                     as result`,
+        ),
       );
       const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
       summary.synced++;
@@ -97,7 +110,9 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
       // Nothing of this league was written (one transaction); the next attempt comes after the backoff.
       const message = String((error as Error)?.message ?? error).slice(0, 300);
       console.error(`feed ${label}: could not save: ${message}`);
-      await recordFailure(sql, now, league, { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null }, requests);
+      await timed("db_ms", () =>
+        recordFailure(sql, now, league, { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null }, requests),
+      );
       summary.failed++;
     }
   }
