@@ -2277,12 +2277,14 @@ begin
              when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
                pg_catalog.format('%s: goals %s-%s (was %s-%s).', b.name, us.goals_for, us.goals_against, b.goals_for, b.goals_against)
            end as line,
-           pg_catalog.jsonb_build_object(
-             'competition_id', b.competition_id, 'type', b.type, 'name', b.name,
-             'before', pg_catalog.jsonb_build_object('status', b.status, 'knocked_out_on', b.knocked_out_on, 'points', b.points,
-                                                     'goals_for', b.goals_for, 'goals_against', b.goals_against),
-             'after', pg_catalog.jsonb_build_object('status', us.status, 'knocked_out_on', us.knocked_out_on, 'points', us.points,
-                                                    'goals_for', us.goals_for, 'goals_against', us.goals_against)) as change
+           -- the facts behind the line, compact (a correction can write 100,000 of these)
+           case when b.type = 'knockout'
+                then pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'knockout',
+                       'before', private.knockout_outcome_text(b.status, b.knocked_out_on),
+                       'after', private.knockout_outcome_text(us.status, us.knocked_out_on))
+                else pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'season',
+                       'before', pg_catalog.jsonb_build_array(b.points, b.goals_for, b.goals_against),
+                       'after', pg_catalog.jsonb_build_array(us.points, us.goals_for, us.goals_against)) end as change
       from pg_temp.result_outcomes_before b
       join public.user_selections us on us.competition_id = b.competition_id and us.user_id = b.user_id
   ),
@@ -2314,12 +2316,8 @@ begin
     insert into public.notices (user_id, kind, body, params, link, created_at)
     select pp.user_id, 'result_correction',
            pg_catalog.left(v_headline || ' ' || pp.text, 3990),
-           pg_catalog.jsonb_build_object(
-             'change_id', v_c.id, 'fixture_id', v_f.id, 'home_team', v_f.home_team, 'away_team', v_f.away_team,
-             'league', v_f.league, 'season', v_f.season, 'match_day', v_f.match_day,
-             'old', pg_catalog.jsonb_build_object('status', v_c.old_status, 'home', v_c.old_home_score, 'away', v_c.old_away_score),
-             'new', pg_catalog.jsonb_build_object('status', v_c.new_status, 'home', v_c.new_home_score, 'away', v_c.new_away_score),
-             'changes', pp.changes),
+           -- the match, its old and new score: the change row (public.fixture_result_changes) has them
+           pg_catalog.jsonb_build_object('change_id', v_c.id, 'fixture_id', v_f.id, 'changes', pp.changes),
            '/notices', public.app_now()
       from per_player pp
     returning user_id, body
