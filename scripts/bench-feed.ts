@@ -1,5 +1,5 @@
 /**
- * `npm run bench:feed` (tsx scripts/bench-feed.ts): the data feed and corrections at scale (decision 017).
+ * `npm run bench:feed` (tsx scripts/bench-feed.ts): the data feed and corrections at scale (decision 019).
  *
  * On a throwaway PostgreSQL (tests/support/pg.ts), against the local football-data.org v4 server
  * (scripts/feed/football-data-server.ts, the free plan's 10 requests a minute):
@@ -78,7 +78,7 @@ async function benchImport(sql: postgres.Sql) {
       `re-sync, nothing changed: ${s(resyncMs)} (database ${s(again.db_ms)}, HTTP ${s(again.http_ms)}); requests made: ${again.requests}; ` +
         `fixtures changed ${again.fixtures}, results changed ${again.results}`,
     );
-    const requests = (await fetch(`${server.origin}/__control/requests`).then((r) => r.json())) as unknown[];
+    const requests = await fetch(`${server.origin}/__control/requests`).then((r) => r.json<unknown[]>());
     console.log(`requests the v4 server received: ${requests.length}`);
   } finally {
     await server.close();
@@ -179,7 +179,9 @@ async function benchCorrection(sql: postgres.Sql) {
   );
 
   const [totalMs] = await timed(() =>
-    asUser(sql, admin, (tx) => tx`select public.save_fixture_result(${first}, 0, 1, 'Bench: the goal was the away side''s')`, { now: after }),
+    asUser(sql, admin, (tx) => tx`select public.save_fixture_result(${first}, 0, 1, 'Bench: the goal was the away side''s')`, {
+      now: after,
+    }),
   );
   const [made] = await sql<{ notices: number; deliveries: number; active: number; eliminated: number }[]>`
     select (select count(*)::int from public.notices) as notices,

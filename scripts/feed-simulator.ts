@@ -1,5 +1,5 @@
 /**
- * The local feed simulator (`FEED_SIMULATOR=1 npm start`, decision 017): a football-data.org v4 server
+ * The local feed simulator (`FEED_SIMULATOR=1 npm start`, decision 019): a football-data.org v4 server
  * (scripts/feed/football-data-server.ts) whose season is the local database's league as it stands, with the
  * current match day played forward so a newcomer sees the feed at work: its kickoffs are brought forward to a few
  * minutes from now (the deadline moves with them), the matches go IN_PLAY with their scores changing, PAUSED at
@@ -74,9 +74,10 @@ function seeded(seed: number) {
 function goalsOf(matchId: number): { minute: number; side: "home" | "away" }[] {
   const rand = seeded(matchId * 2654435761);
   const count = Math.floor(rand() * 5);
-  return Array.from({ length: count }, () => ({ minute: 1 + Math.floor(rand() * 90), side: rand() < 0.55 ? ("home" as const) : ("away" as const) })).sort(
-    (a, b) => a.minute - b.minute,
-  );
+  return Array.from({ length: count }, () => ({
+    minute: 1 + Math.floor(rand() * 90),
+    side: rand() < 0.55 ? ("home" as const) : ("away" as const),
+  })).sort((a, b) => a.minute - b.minute);
 }
 
 const iso = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -149,7 +150,12 @@ export async function startFeedSimulator(opts: FeedSimulatorOptions): Promise<Fe
         halfTime: elapsed >= 45 ? { home: count(45, "home"), away: count(45, "away") } : { home: null, away: null },
       };
       const status = elapsed >= 45 && elapsed < 60 ? "PAUSED" : "IN_PLAY";
-      const updated = Math.max(kickoff, changedAt(lastGoal), elapsed >= 45 ? changedAt(45) : 0, elapsed >= 60 ? kickoff + 60 * minuteMs : 0);
+      const updated = Math.max(
+        kickoff,
+        changedAt(lastGoal),
+        elapsed >= 45 ? changedAt(45) : 0,
+        elapsed >= 60 ? kickoff + 60 * minuteMs : 0,
+      );
       return { ...base, status, score, lastUpdated: iso(updated) };
     });
   }

@@ -56,7 +56,7 @@ async function main() {
       }),
       stateDir: path.join(dataDir, "wrangler"),
     });
-    // The data feed (decision 017): the local simulator when FEED_SIMULATOR=1 (its league linked here), else
+    // The data feed (decision 019): the local simulator when FEED_SIMULATOR=1 (its league linked here), else
     // football-data.org itself when FOOTBALL_DATA_TOKEN is set (link leagues in /admin/feed), else nothing to read.
     if (process.env.FEED_SIMULATOR === "1") {
       simulator = await startFeedSimulator({
@@ -67,7 +67,10 @@ async function main() {
       await linkSimulatedLeague(db.url, simulator);
       feed = { FOOTBALL_DATA_URL: simulator.url, FOOTBALL_DATA_TOKEN: simulator.token };
     } else if (process.env.FOOTBALL_DATA_TOKEN) {
-      feed = { FOOTBALL_DATA_TOKEN: process.env.FOOTBALL_DATA_TOKEN, ...(process.env.FOOTBALL_DATA_URL ? { FOOTBALL_DATA_URL: process.env.FOOTBALL_DATA_URL } : {}) };
+      feed = {
+        FOOTBALL_DATA_TOKEN: process.env.FOOTBALL_DATA_TOKEN,
+        ...(process.env.FOOTBALL_DATA_URL ? { FOOTBALL_DATA_URL: process.env.FOOTBALL_DATA_URL } : {}),
+      };
     }
     // The scheduler Worker (cron + push queue). Pushes go to the development outbox unless PUSH_PROVIDER=live.
     scheduler = await startSchedulerWorker({

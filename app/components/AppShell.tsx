@@ -33,7 +33,7 @@ export type ShellUser = {
 
 type AppShellProps = {
   user: ShellUser;
-  /** Unread notices (decision 017), read with the page in the same round trip; shown as "99+" above 99. */
+  /** Unread notices (decision 019), read with the page in the same round trip; shown as "99+" above 99. */
   unreadNotices: number;
   children: ReactNode;
 };
@@ -165,7 +165,11 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
           <IconBall size={26} className="brand-mark" />
           <span className="brand-name">FootyCoach</span>
         </Link>
-        <NavLink to="/notices" className="header-notices" aria-label={unreadNotices > 0 ? `Notices, ${unreadNotices > 99 ? "over 99" : unreadNotices} unread` : "Notices"}>
+        <NavLink
+          to="/notices"
+          className="header-notices"
+          aria-label={unreadNotices > 0 ? `Notices, ${unreadNotices > 99 ? "over 99" : unreadNotices} unread` : "Notices"}
+        >
           <IconBell size={22} />
           {unreadNotices > 0 ? (
             <span className="nav-count" aria-hidden="true">

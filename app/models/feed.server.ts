@@ -5,7 +5,7 @@ import { formatKickoff } from "~/lib/date-format";
 import { failure, type ActionResult } from "./fixtures.server";
 
 /*
- * The admin panel's Data Feed section (decision 017): each league the feed has, its links and the feed's state,
+ * The admin panel's Data Feed section (decision 019): each league the feed has, its links and the feed's state,
  * hand-entered results the feed disagrees with, and what the game kept against the feed. Reads run as the admin
  * (row-level security: the feed's tables are admin-readable); Link, Unlink, Sync now, Accept feed and Keep mine
  * are the SQL functions of migration 20261125140400. The scheduler's feed job does the syncing itself.

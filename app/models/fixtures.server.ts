@@ -10,7 +10,7 @@ import { formatKickoff } from "~/lib/date-format";
  * admin (db.asUser) so row-level security applies; the rules (score bounds, derived result, reprocessing of
  * what depends on a result, per-row upsert, the history of every change and the reason a correction needs)
  * live in the SQL functions save_fixture_result, set_fixture_postponed and upsert_fixtures, which share
- * private.apply_fixture_result with the data feed (decision 017).
+ * private.apply_fixture_result with the data feed (decision 019).
  */
 
 export const SCORE_MESSAGE = "Scores must be whole numbers from 0 to 30.";
@@ -239,7 +239,9 @@ export async function setPostponed(db: Db, userId: string, input: z.output<typeo
     const rows = await db.asUser(
       userId,
       (tx) =>
-        tx<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}, ${input.reason}::text) as code`,
+        tx<
+          { code: string }[]
+        >`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}, ${input.reason}::text) as code`,
     );
     const code = rows[0]?.code;
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "~/db.server";
 
 /*
- * A player's notices (decision 017): written by the result path when a correction changed their outcome
+ * A player's notices (decision 019): written by the result path when a correction changed their outcome
  * (private.notify_result_correction), read and marked read here as the player (row-level security: own rows only).
  */
 

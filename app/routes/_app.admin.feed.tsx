@@ -11,7 +11,7 @@ import type { ActionResult } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 
 /**
- * Admin panel, Data Feed (/admin/feed, decision 017): each league with its feed code, Link / Unlink, Sync now, the
+ * Admin panel, Data Feed (/admin/feed, decision 019): each league with its feed code, Link / Unlink, Sync now, the
  * last sync, what it changed and its last error; hand-entered results the feed disagrees with (Accept feed / Keep
  * mine); what the game kept against the feed. The scheduler's feed job does the syncing.
  */

@@ -8,7 +8,7 @@ import { requireUser, requireUserAnd } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
 /**
- * Notices (/notices, decision 017): what a result correction changed for the player (eliminated or back in, season
+ * Notices (/notices, decision 019): what a result correction changed for the player (eliminated or back in, season
  * points, Scout points), newest first; the navigation shows how many are unread. Marking read is a form post, so
  * opening the page (or a prefetch of it) never changes anything.
  */
@@ -28,7 +28,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent: "read" });
   const changed = await markNoticesRead(context.db, user.id, parsed.data.noticeId);
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  const message = parsed.data.noticeId ? "Notice marked as read." : changed === 1 ? "1 notice marked as read." : `${changed} notices marked as read.`;
+  const message = parsed.data.noticeId
+    ? "Notice marked as read."
+    : changed === 1
+      ? "1 notice marked as read."
+      : `${changed} notices marked as read.`;
   return redirectWithToast(context.env, "/notices", { type: "success", message });
 }
 

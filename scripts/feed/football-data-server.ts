@@ -171,7 +171,15 @@ export async function startFootballDataServer(opts: FootballDataServerOptions): 
     const sent = req.headers["x-auth-token"];
     const given = typeof sent === "string" ? sent : null;
     const log = (status: number) =>
-      received.push({ at: new Date(now()).toISOString(), method: req.method ?? "GET", path: url.pathname + url.search, code, season, token: given, status });
+      received.push({
+        at: new Date(now()).toISOString(),
+        method: req.method ?? "GET",
+        path: url.pathname + url.search,
+        code,
+        season,
+        token: given,
+        status,
+      });
 
     if (down === "drop") {
       log(0);

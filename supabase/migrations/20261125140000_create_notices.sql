@@ -1,4 +1,4 @@
--- In-app notices (issue "data feed, corrections", decision 017): a player whose outcome a result correction
+-- In-app notices (issue "data feed, corrections", decision 019): a player whose outcome a result correction
 -- changed (eliminated or reinstated, season points, Scout points) gets one row here per correction, listed on
 -- /notices with an unread count in the navigation, and a push when notifications are on.
 --

@@ -1,4 +1,4 @@
--- Every result change is kept (decision 017): who changed a fixture's status or score, when, through which path
+-- Every result change is kept (decision 019): who changed a fixture's status or score, when, through which path
 -- (admin panel, CSV upload, data feed), from what to what, and why. And each fixture says where its current
 -- result came from, so the data feed never overwrites a result an admin entered by hand.
 

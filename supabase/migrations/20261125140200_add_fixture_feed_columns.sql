@@ -1,4 +1,4 @@
--- What the data feed knows about a fixture (decision 017): its match id (the feed matches a fixture by it once
+-- What the data feed knows about a fixture (decision 019): its match id (the feed matches a fixture by it once
 -- seen; the unique key makes a second import create nothing twice), what the feed last said about the result
 -- (for the admin panel's review of hand-entered results), what it said that the game did not follow (a match
 -- moved to another match day after picks were made on it), and the live score of a match in play.

@@ -1,4 +1,4 @@
--- One result path for every writer (decision 017): the admin panel (save_fixture_result, set_fixture_postponed),
+-- One result path for every writer (decision 019): the admin panel (save_fixture_result, set_fixture_postponed),
 -- the CSV upload (upsert_fixtures) and the data feed (migration 20261125140500) all change a fixture's status and
 -- score through private.apply_fixture_result, which
 --   - keeps the change in public.fixture_result_changes (source, time, who, old and new score, reason),

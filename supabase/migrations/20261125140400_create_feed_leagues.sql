@@ -1,4 +1,4 @@
--- Leagues linked to the data feed (football-data.org v4 first; decision 017), the feed's state per league, and
+-- Leagues linked to the data feed (football-data.org v4 first; decision 019), the feed's state per league, and
 -- the feed's team-name map. Admins link, unlink, ask for a sync and review disagreements through the definer
 -- functions below; everything else here is written by the scheduler's feed job on the service path
 -- (migration 20261125140500). Admins read the tables in the admin panel (row-level security).

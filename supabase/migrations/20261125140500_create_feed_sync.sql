@@ -1,4 +1,4 @@
--- The scheduler's feed job (decision 017), on the service path: which linked league to sync now, the sync of one
+-- The scheduler's feed job (decision 019), on the service path: which linked league to sync now, the sync of one
 -- league's season in one transaction (fixtures, kickoffs, match days, live scores and results, the results
 -- through private.apply_fixture_result like an admin's), and the record of a failed request with its backoff.
 

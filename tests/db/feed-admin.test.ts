@@ -1,5 +1,5 @@
 /**
- * The data feed's SQL seen from the admin panel and the rules (decision 017): team names compared after
+ * The data feed's SQL seen from the admin panel and the rules (decision 019): team names compared after
  * normalising, linking only what the feed has, the admin-only functions and tables, and the feed's cadence.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +33,9 @@ describe("team names", () => {
       const [row] = await db.sql<{ same: boolean }[]>`select private.normalise_team_name(${a}) = private.normalise_team_name(${b}) as same`;
       expect(row.same, `${a} = ${b}`).toBe(true);
     }
-    const [diff] = await db.sql<{ same: boolean }[]>`select private.normalise_team_name('Manchester City') = private.normalise_team_name('Manchester United') as same`;
+    const [diff] = await db.sql<
+      { same: boolean }[]
+    >`select private.normalise_team_name('Manchester City') = private.normalise_team_name('Manchester United') as same`;
     expect(diff.same).toBe(false);
   });
 
@@ -64,15 +66,22 @@ describe("the admin panel's functions", () => {
   it("link a league the feed has, for a season of the app, and ask for a sync", async () => {
     const [{ r }] = await w.asAdmin((tx) => tx<{ r: string }[]>`select public.link_feed_league('La Liga', '2024/25') as r`);
     expect(r).toBe("linked");
-    const [row] = await db.sql`select code, season_year, linked, linked_by, sync_requested_at is not null as requested from public.feed_leagues
+    const [row] =
+      await db.sql`select code, season_year, linked, linked_by, sync_requested_at is not null as requested from public.feed_leagues
                                 where league = 'La Liga' and season = '2024/25'`;
     expect(row).toEqual({ code: "PD", season_year: 2024, linked: true, linked_by: w.admin, requested: true });
     await expect(w.asAdmin((tx) => tx`select public.link_feed_league('MLS', '2025')`)).rejects.toMatchObject({
       message: "This league has no data feed.",
     });
-    await expect(w.asAdmin((tx) => tx`select public.link_feed_league('La Liga', '1999')`)).rejects.toMatchObject({ message: "Choose a season." });
-    expect((await w.asAdmin((tx) => tx<{ r: string }[]>`select public.unlink_feed_league('La Liga', '2024/25') as r`))[0].r).toBe("unlinked");
-    expect((await w.asAdmin((tx) => tx<{ r: string }[]>`select public.request_feed_sync('La Liga', '2024/25') as r`))[0].r).toBe("not_linked");
+    await expect(w.asAdmin((tx) => tx`select public.link_feed_league('La Liga', '1999')`)).rejects.toMatchObject({
+      message: "Choose a season.",
+    });
+    expect((await w.asAdmin((tx) => tx<{ r: string }[]>`select public.unlink_feed_league('La Liga', '2024/25') as r`))[0].r).toBe(
+      "unlinked",
+    );
+    expect((await w.asAdmin((tx) => tx<{ r: string }[]>`select public.request_feed_sync('La Liga', '2024/25') as r`))[0].r).toBe(
+      "not_linked",
+    );
   });
 
   it("lets admins, not players, read the feed's state and team map", async () => {
@@ -103,7 +112,11 @@ describe("the feed's cadence (claim_due_feed_league)", () => {
     expect(next).toEqual(new Date(t1.getTime() + 60_000));
     await db.sql`select private.record_feed_failure('Serie A', '2025/26', ${t1}, 'The feed is unavailable (HTTP 503).', null, false, 1)`;
     const [row] = await db.sql`select failures, next_attempt_at, last_error from public.feed_leagues where league = 'Serie A'`;
-    expect(row).toEqual({ failures: 2, next_attempt_at: new Date(t1.getTime() + 2 * 60_000), last_error: "The feed is unavailable (HTTP 503)." });
+    expect(row).toEqual({
+      failures: 2,
+      next_attempt_at: new Date(t1.getTime() + 2 * 60_000),
+      last_error: "The feed is unavailable (HTTP 503).",
+    });
     expect(await claim(new Date(t1.getTime() + 90_000))).toEqual([]);
     expect(await claim(new Date(t1.getTime() + 2 * 60_000))).toEqual([{ league: "Serie A" }]);
   });

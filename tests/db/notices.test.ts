@@ -1,5 +1,5 @@
 /**
- * Notices (decision 017): a player reads and marks read only their own; a correction's notice becomes a push only
+ * Notices (decision 019): a player reads and marks read only their own; a correction's notice becomes a push only
  * for a player with notifications on and a subscription; the scheduler takes each notice push once.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,9 +48,15 @@ describe("notices", () => {
     expect(marked.count).toBe(1);
     expect((await seen("Amy"))[0].read_at).toBeNull();
     expect(await errorCode(asUser(db.sql, w.ids.bob, (tx) => tx`update public.notices set body = 'x'`))).toBe("42501");
-    expect(await errorCode(asUser(db.sql, w.ids.bob, (tx) => tx`insert into public.notices (user_id, kind, body) values (${w.ids.bob}, 'result_correction', 'x')`))).toBe(
-      "42501",
-    );
+    expect(
+      await errorCode(
+        asUser(
+          db.sql,
+          w.ids.bob,
+          (tx) => tx`insert into public.notices (user_id, kind, body) values (${w.ids.bob}, 'result_correction', 'x')`,
+        ),
+      ),
+    ).toBe("42501");
 
     // Amy has notifications on and a subscription: her notice is a push (to /notices); bob's is not
     const pushes = await db.sql<{ user_id: string; kind: string; link: string; body: string }[]>`
@@ -73,9 +79,12 @@ describe("notices", () => {
     await w.playMatchDay(league, 1, { T1: [2, 0] });
     const id = await w.fixtureId(league, 1, "T1");
     await w.score(league, 1, "T1", 3, 0, "Late goal missed");
-    const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from public.notices where (params ->> 'fixture_id')::bigint = ${id}`;
+    const [{ n }] = await db.sql<
+      { n: number }[]
+    >`select count(*)::int as n from public.notices where (params ->> 'fixture_id')::bigint = ${id}`;
     expect(n).toBe(0);
-    const [change] = await db.sql`select is_correction, notices from public.fixture_result_changes where fixture_id = ${id} order by id desc limit 1`;
+    const [change] =
+      await db.sql`select is_correction, notices from public.fixture_result_changes where fixture_id = ${id} order by id desc limit 1`;
     expect(change).toEqual({ is_correction: true, notices: 0 });
   });
 });

@@ -199,7 +199,9 @@ describe("a correction ends where the corrected result as the first would have (
       const notices = await db.sql<{ username: string; body: string }[]>`
         select p.username, n.body from public.notices n join public.player_names p on p.id = n.user_id
          where (n.params ->> 'fixture_id')::bigint = ${fixtureId} order by lower(p.username)`;
-      const [f] = await db.sql<{ home_team: string; away_team: string }[]>`select home_team, away_team from public.fixtures where id = ${fixtureId}`;
+      const [f] = await db.sql<
+        { home_team: string; away_team: string }[]
+      >`select home_team, away_team from public.fixtures where id = ${fixtureId}`;
       const was = played(c.correction.matchDay, c.correction.home) as [number, number];
       const now = to === "P" ? "postponed" : `${to[0]}-${to[1]}`;
       const headline = `Result corrected: ${f.home_team} v ${f.away_team} (${first.league} ${SEASON}, Match Day ${c.correction.matchDay}) is now ${now} (was ${was[0]}-${was[1]}).`;
@@ -229,17 +231,26 @@ describe("Scout", () => {
   const OPEN = new Date(BASE.getTime() - 3 * 3_600_000);
 
   async function scoutWorld(league: string) {
-    const { id } = await createCompetition(db.sql, { type: "scout", league, season: SEASON, startDate: "2026-07-01", registrationStatus: "closed" });
+    const { id } = await createCompetition(db.sql, {
+      type: "scout",
+      league,
+      season: SEASON,
+      startDate: "2026-07-01",
+      registrationStatus: "closed",
+    });
     const fixtureId = await w.fixtureId(league, 1, "T1");
     // Amy: 2-0 exactly; bob: 1-0 (result and one side); Cat: 0-2 (nothing); dan: 3-1 (result only)
     const predictions: Record<string, [number, number]> = { Amy: [2, 0], bob: [1, 0], Cat: [0, 2], dan: [3, 1] };
     for (const [name, [h, a]] of Object.entries(predictions)) {
       await asUser(db.sql, w.ids[name], (tx) => tx`select public.redeem_ticket_for_entry(${w.ids[name]}, ${id}, null)`, { now: OPEN });
-      const [entry] = await db.sql<{ id: string }[]>`select id from public.scout_entries where user_id = ${w.ids[name]} and competition_id = ${id}`;
+      const [entry] = await db.sql<
+        { id: string }[]
+      >`select id from public.scout_entries where user_id = ${w.ids[name]} and competition_id = ${id}`;
       await asUser(
         db.sql,
         w.ids[name],
-        (tx) => tx`select public.save_scout_predictions(${entry.id}, ${tx.json([{ fixture_id: fixtureId, home_goals: h, away_goals: a }] as postgres.JSONValue)})`,
+        (tx) =>
+          tx`select public.save_scout_predictions(${entry.id}, ${tx.json([{ fixture_id: fixtureId, home_goals: h, away_goals: a }] as postgres.JSONValue)})`,
         { now: OPEN },
       );
     }
@@ -311,10 +322,24 @@ describe("the rules of a correction", () => {
 
   it("keeps CSV changes in the history under their own source", async () => {
     const league = await w.league(1);
-    const rows = [{ line: 2, league, season: SEASON, match_day: "1", home_team: "T1", away_team: "T2", kickoff_time: BASE.toISOString(), status: "complete", home_score: "1", away_score: "1" }];
+    const rows = [
+      {
+        line: 2,
+        league,
+        season: SEASON,
+        match_day: "1",
+        home_team: "T1",
+        away_team: "T2",
+        kickoff_time: BASE.toISOString(),
+        status: "complete",
+        home_score: "1",
+        away_score: "1",
+      },
+    ];
     await w.asAdmin((tx) => tx`select public.upsert_fixtures(${tx.json(rows as never)})`);
     const id = await w.fixtureId(league, 1, "T1");
-    const [row] = await db.sql`select source, changed_by, new_home_score, is_correction from public.fixture_result_changes where fixture_id = ${id}`;
+    const [row] =
+      await db.sql`select source, changed_by, new_home_score, is_correction from public.fixture_result_changes where fixture_id = ${id}`;
     expect(row).toEqual({ source: "csv", changed_by: w.admin, new_home_score: 1, is_correction: false });
     const [f] = await db.sql`select result_source from public.fixtures where id = ${id}`;
     expect(f.result_source).toBe("csv");

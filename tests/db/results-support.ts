@@ -78,9 +78,7 @@ export class World {
    */
   async score(league: string, matchDay: number, home: string, hs: number, as: number, reason = "Corrected in a test"): Promise<string> {
     const id = await this.fixtureId(league, matchDay, home);
-    const [{ r }] = await this.asAdmin(
-      (tx) => tx<{ r: string }[]>`select public.save_fixture_result(${id}, ${hs}, ${as}, ${reason}) as r`,
-    );
+    const [{ r }] = await this.asAdmin((tx) => tx<{ r: string }[]>`select public.save_fixture_result(${id}, ${hs}, ${as}, ${reason}) as r`);
     return r;
   }
 

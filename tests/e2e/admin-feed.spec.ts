@@ -1,5 +1,5 @@
 /**
- * The data feed and corrections as an admin and a player see them (decision 017): the Data Feed section (link,
+ * The data feed and corrections as an admin and a player see them (decision 019): the Data Feed section (link,
  * Sync now, unlink, the last error, the review of hand-entered results), a correction's reason, and the notices
  * (with the unread count in the navigation). The feed job is the scheduler's own code (runFeed), run here against
  * a local server that speaks football-data.org v4; the pages are the real Worker's.
@@ -8,7 +8,6 @@
  * overlap (the mobile project would run them again at the same time); the admin panel has no layout of its own here.
  */
 import type { Page } from "@playwright/test";
-import type postgres from "postgres";
 import { runFeed } from "../../workers/scheduler/feed/job";
 import { startFootballDataServer, type FootballDataServer } from "../../scripts/feed/football-data-server";
 import { buildSeason, feedTeam, finishedScore, scheduledMatch } from "../../scripts/feed/v4-matches";
@@ -34,7 +33,7 @@ test.afterEach(async () => {
 const origin = () => new URL(test.info().project.use.baseURL!).origin;
 
 /** The scheduler's feed job, once, at `now`. */
-const feedRun = (now = new Date(), token = TOKEN) => runFeed(db() as unknown as postgres.Sql, { url: server.url, token }, now);
+const feedRun = (now = new Date(), token = TOKEN) => runFeed(db(), { url: server.url, token }, now);
 
 async function linkInDb(league: string, season: string) {
   await db()`insert into public.feed_leagues (league, season, code, season_year, sync_requested_at)
@@ -55,7 +54,11 @@ async function openFeed(page: Page) {
   await expect(page.getByRole("heading", { level: 2, name: "Data Feed" })).toBeVisible();
 }
 
-const leagueCard = (page: Page, league: string) => page.getByRole("list", { name: "Leagues" }).getByRole("listitem").filter({ has: page.getByRole("heading", { name: new RegExp(`^${league} `) }) });
+const leagueCard = (page: Page, league: string) =>
+  page
+    .getByRole("list", { name: "Leagues" })
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${league} `) }) });
 
 test("@desktop-only an admin links a league, asks for a sync and unlinks it; a player is refused", async ({ page, loginAs, browser }) => {
   const player = await browser.newContext();
@@ -105,10 +108,22 @@ test("@desktop-only an admin links a league, asks for a sync and unlinks it; a p
   await expect(card.getByRole("button", { name: "Link Ligue 1 2024/25" })).toBeVisible();
 });
 
-test("@desktop-only the panel shows a league's last error (a wrong token), then the sync once the token is right", async ({ page, loginAs }) => {
+test("@desktop-only the panel shows a league's last error (a wrong token), then the sync once the token is right", async ({
+  page,
+  loginAs,
+}) => {
   const league = "Serie A";
   const season = "2024/25";
-  server.setMatches("SA", 2024, buildSeason({ teams: ["Adige", "Arno", "Po", "Tevere"], firstMatchId: 7_100_000, firstTeamId: 71_000, firstKickoff: new Date(Date.now() + 10 * DAY) }));
+  server.setMatches(
+    "SA",
+    2024,
+    buildSeason({
+      teams: ["Adige", "Arno", "Po", "Tevere"],
+      firstMatchId: 7_100_000,
+      firstTeamId: 71_000,
+      firstKickoff: new Date(Date.now() + 10 * DAY),
+    }),
+  );
   await linkInDb(league, season);
   try {
     await feedRun(new Date(), "wrong-token");
@@ -131,7 +146,10 @@ test("@desktop-only the panel shows a league's last error (a wrong token), then 
   }
 });
 
-test("@desktop-only a hand-entered result the feed disagrees with is listed for review: Accept feed, Keep mine", async ({ page, loginAs }) => {
+test("@desktop-only a hand-entered result the feed disagrees with is listed for review: Accept feed, Keep mine", async ({
+  page,
+  loginAs,
+}) => {
   const league = "Bundesliga";
   const season = "2024/25";
   const tag = uniqueName("").slice(0, 5);
@@ -159,7 +177,9 @@ test("@desktop-only a hand-entered result the feed disagrees with is listed for 
     const review = page.getByRole("list", { name: "Results to review" });
     const first = review.getByRole("listitem", { name: `${names[0]} v ${names[1]}` });
     await expect(first).toContainText("Yours: 3-0 (admin panel) · the data feed's: 2-1");
-    await expect(review.getByRole("listitem", { name: `${names[2]} v ${names[3]}` })).toContainText("Yours: 1-1 (admin panel) · the data feed's: 0-0");
+    await expect(review.getByRole("listitem", { name: `${names[2]} v ${names[3]}` })).toContainText(
+      "Yours: 1-1 (admin panel) · the data feed's: 0-0",
+    );
 
     await first.getByRole("button", { name: `Accept feed ${names[0]} v ${names[1]}` }).click();
     await expect(page.getByText("The data feed's result is saved.")).toBeVisible();
@@ -177,7 +197,11 @@ test("@desktop-only a hand-entered result the feed disagrees with is listed for 
   }
 });
 
-test("@desktop-only correcting a result needs a reason, and the players it changed are told in Notices", async ({ page, loginAs, browser }) => {
+test("@desktop-only correcting a result needs a reason, and the players it changed are told in Notices", async ({
+  page,
+  loginAs,
+  browser,
+}) => {
   const league = "La Liga";
   const season = "2024/25";
   const md = 20 + Math.floor(Math.random() * 18);
@@ -188,7 +212,13 @@ test("@desktop-only correcting a result needs a reason, and the players it chang
     { matchDay: md, kickoff, home: `Sol ${tag}`, away: `Luna ${tag}` },
     { matchDay: md, kickoff: new Date(kickoff.getTime() + 3_600_000), home: `Mar ${tag}`, away: `Rio ${tag}` },
   ]);
-  const competition = await createCompetition(db(), { league, season, name: uniqueName("Notice Cup "), startMatchDay: md, registrationStatus: "closed" });
+  const competition = await createCompetition(db(), {
+    league,
+    season,
+    name: uniqueName("Notice Cup "),
+    startMatchDay: md,
+    registrationStatus: "closed",
+  });
   const told = await createPlayer(db(), { username: uniqueName("told"), password: "footycoach" });
   const others = [await createPlayer(db()), await createPlayer(db())];
   for (const p of [told, ...others]) await addMember(db(), competition.id, p.id);

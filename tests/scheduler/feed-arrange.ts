@@ -27,8 +27,12 @@ export async function resetFeedServer(limitPerMinute = 10_000): Promise<void> {
   await control("settings", "POST", { limitPerMinute });
 }
 
-export const feedSettings = (settings: { limitPerMinute?: number; authFailureStatus?: 401 | 403; token?: string; down?: number | "drop" | null }) =>
-  control("settings", "POST", settings);
+export const feedSettings = (settings: {
+  limitPerMinute?: number;
+  authFailureStatus?: 401 | 403;
+  token?: string;
+  down?: number | "drop" | null;
+}) => control("settings", "POST", settings);
 
 export const setSeason = (code: string, season: number, matches: V4MatchData[]) =>
   control(`competitions/${code}/${season}`, "PUT", { matches });
@@ -38,8 +42,11 @@ export const patchMatch = (code: string, season: number, id: number, patch: Part
   control<V4MatchData>(`competitions/${code}/${season}/matches/${id}`, "PATCH", patch);
 
 /** Scripts the next answers for this competition: a status with a body, raw text, a dropped connection. */
-export const respondWith = (code: string, season: number, responses: { status?: number; body?: unknown; raw?: string; headers?: Record<string, string>; drop?: boolean }[]) =>
-  control("respond", "POST", { code, season, responses });
+export const respondWith = (
+  code: string,
+  season: number,
+  responses: { status?: number; body?: unknown; raw?: string; headers?: Record<string, string>; drop?: boolean }[],
+) => control("respond", "POST", { code, season, responses });
 
 export interface ReceivedRequest {
   path: string;

@@ -1,6 +1,6 @@
 /// <reference types="@cloudflare/vitest-pool-workers/types" />
 /**
- * The data feed (decision 017) in workerd on the real database, against a local server that speaks
+ * The data feed (decision 019) in workerd on the real database, against a local server that speaks
  * football-data.org v4 (auth header, rate-limit headers, 429, 5xx, malformed JSON, unknown statuses), never the
  * real service. Each test has its own league and season, match ids and team ids, and times in its own weeks of
  * 2033, and unlinks its league when it ends, so no other test's tick syncs it.
@@ -71,7 +71,12 @@ function smallSeason(tag: number, firstKickoff: Date, teams = ["North", "South",
 }
 
 /** A finished match as the API lists it after the final whistle. */
-const finished = (m: V4MatchData, home: number, away: number): V4MatchData => ({ ...m, status: "FINISHED", score: finishedScore(home, away), lastUpdated: new Date(Date.parse(m.utcDate) + 2 * HOUR).toISOString() });
+const finished = (m: V4MatchData, home: number, away: number): V4MatchData => ({
+  ...m,
+  status: "FINISHED",
+  score: finishedScore(home, away),
+  lastUpdated: new Date(Date.parse(m.utcDate) + 2 * HOUR).toISOString(),
+});
 
 describe("importing a season", () => {
   it("first import of a season: every fixture once, results after 90 minutes, teams matched by normalised names", async () => {
@@ -91,7 +96,9 @@ describe("importing a season", () => {
         .filter((m) => m.matchday === 1)
         .map((m) => ({ matchDay: 1, kickoff: new Date(m.utcDate), home: names.get(m.homeTeam.id!)!, away: names.get(m.awayTeam.id!)! })),
     );
-    expect(matches.find((m) => m.homeTeam.name === "Brighton & Hove Albion FC" || m.awayTeam.name === "Brighton & Hove Albion FC")).toBeTruthy();
+    expect(
+      matches.find((m) => m.homeTeam.name === "Brighton & Hove Albion FC" || m.awayTeam.name === "Brighton & Hove Albion FC"),
+    ).toBeTruthy();
     await setSeason("PL", 2025, matches);
     const now = new Date("2033-10-12T12:00:00Z"); // after match day 10
     await linkLeague(sql, league, season, now);
@@ -111,7 +118,9 @@ describe("importing a season", () => {
     const byFeedId = new Map(matches.map((m) => [String(m.id), m]));
     expect(played.every((r) => r.home_score === byFeedId.get(r.feed_match_id!)!.score.fullTime.home)).toBe(true);
     expect(rows.filter((r) => r.match_day > 10).every((r) => r.status === "pending" && r.home_score === null)).toBe(true);
-    expect(rows.every((r) => r.kickoff_time.toISOString().slice(0, 19) === byFeedId.get(r.feed_match_id!)!.utcDate.slice(0, 19))).toBe(true);
+    expect(rows.every((r) => r.kickoff_time.toISOString().slice(0, 19) === byFeedId.get(r.feed_match_id!)!.utcDate.slice(0, 19))).toBe(
+      true,
+    );
     const [{ n }] = await sql<{ n: number }[]>`
       select count(*)::int as n from public.fixture_result_changes c join public.fixtures f on f.id = c.fixture_id
        where f.league = ${league} and f.season = ${season} and c.source = 'feed' and not c.is_correction`;
@@ -189,7 +198,9 @@ describe("the feed's statuses", () => {
     await patchMatch("SA", 2025, m1a.id, { status: "FINISHED", score: finishedScore(1, 0) });
     await feedTick(at(kickoff, 3 * HOUR));
     const members = () =>
-      sql<{ user_id: string; status: string }[]>`select user_id, status from public.user_selections where competition_id = ${competition.id}`;
+      sql<
+        { user_id: string; status: string }[]
+      >`select user_id, status from public.user_selections where competition_id = ${competition.id}`;
     const statusOf = async () => Object.fromEntries((await members()).map((m) => [m.user_id, m.status]));
     expect(await statusOf()).toEqual({ [p1.id]: "active", [p2.id]: "active", [p3.id]: "eliminated" });
 
@@ -236,19 +247,44 @@ describe("the feed's statuses", () => {
     await linkLeague(sql, league, season, at(kickoff, -DAY));
     await feedTick(at(kickoff, -DAY));
 
-    await patchMatch("PD", 2024, m.id, { status: "IN_PLAY", score: { duration: "REGULAR", fullTime: { home: 1, away: 0 }, halfTime: { home: null, away: null } } });
+    await patchMatch("PD", 2024, m.id, {
+      status: "IN_PLAY",
+      score: { duration: "REGULAR", fullTime: { home: 1, away: 0 }, halfTime: { home: null, away: null } },
+    });
     await feedTick(at(kickoff, 20 * MINUTE));
-    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({ status: "pending", home_score: null, live_status: "IN_PLAY", live_home_score: 1, live_away_score: 0 });
-    await patchMatch("PD", 2024, m.id, { status: "PAUSED", score: { duration: "REGULAR", fullTime: { home: 1, away: 1 }, halfTime: { home: 1, away: 1 } } });
+    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({
+      status: "pending",
+      home_score: null,
+      live_status: "IN_PLAY",
+      live_home_score: 1,
+      live_away_score: 0,
+    });
+    await patchMatch("PD", 2024, m.id, {
+      status: "PAUSED",
+      score: { duration: "REGULAR", fullTime: { home: 1, away: 1 }, halfTime: { home: 1, away: 1 } },
+    });
     await feedTick(at(kickoff, 21 * MINUTE)); // a minute later: asked again while its match is on
-    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({ status: "pending", live_status: "PAUSED", live_home_score: 1, live_away_score: 1 });
+    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({
+      status: "pending",
+      live_status: "PAUSED",
+      live_home_score: 1,
+      live_away_score: 1,
+    });
     expect(await requestsFor("PD", 2024)).toHaveLength(3);
-    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from public.fixture_result_changes c join public.fixtures f on f.id = c.fixture_id where f.feed_match_id = ${m.id}`;
+    const [{ n }] = await sql<
+      { n: number }[]
+    >`select count(*)::int as n from public.fixture_result_changes c join public.fixtures f on f.id = c.fixture_id where f.feed_match_id = ${m.id}`;
     expect(n).toBe(0);
 
     await patchMatch("PD", 2024, m.id, { status: "FINISHED", score: finishedScore(2, 1) });
     await feedTick(at(kickoff, 2 * HOUR));
-    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({ status: "complete", home_score: 2, away_score: 1, live_status: null, live_home_score: null });
+    expect(await fixtureByFeedId(sql, m.id)).toMatchObject({
+      status: "complete",
+      home_score: 2,
+      away_score: 1,
+      live_status: null,
+      live_home_score: null,
+    });
   });
 
   it("a result before kickoff is refused as from an admin, and taken once the match has kicked off", async () => {
@@ -303,9 +339,11 @@ describe("corrections and hand-entered results", () => {
     await feedTick(at(kickoff, 3 * HOUR));
     const outcome = async () =>
       Object.fromEntries(
-        (await sql<{ user_id: string; status: string }[]>`select user_id, status from public.user_selections where competition_id = ${competition.id}`).map(
-          (r) => [r.user_id, r.status],
-        ),
+        (
+          await sql<
+            { user_id: string; status: string }[]
+          >`select user_id, status from public.user_selections where competition_id = ${competition.id}`
+        ).map((r) => [r.user_id, r.status]),
       );
     expect(await outcome()).toEqual({ [amy.id]: "active", [bob.id]: "eliminated", [cat.id]: "active" });
 
@@ -342,7 +380,11 @@ describe("corrections and hand-entered results", () => {
       return got.length > 0 ? got : undefined;
     });
     expect(pushes).toHaveLength(1);
-    expect(pushes[0].payload).toMatchObject({ title: "FootyCoach", body: notices.find((n) => n.user_id === bob.id)!.body, link: "http://footycoach.test/notices" });
+    expect(pushes[0].payload).toMatchObject({
+      title: "FootyCoach",
+      body: notices.find((n) => n.user_id === bob.id)!.body,
+      link: "http://footycoach.test/notices",
+    });
   });
 
   it("an admin's result is never overwritten: the feed's is listed for review; Keep mine, then Accept feed", async () => {
@@ -393,7 +435,14 @@ describe("corrections and hand-entered results", () => {
        where fixture_id = ${fixture.id} order by id`;
     expect(history).toEqual([
       { source: "admin", changed_by: admin.id, old_home_score: null, new_home_score: 3, new_away_score: 0, reason: null },
-      { source: "feed", changed_by: admin.id, old_home_score: 3, new_home_score: 2, new_away_score: 2, reason: "Accepted the data feed's result." },
+      {
+        source: "feed",
+        changed_by: admin.id,
+        old_home_score: 3,
+        new_home_score: 2,
+        new_away_score: 2,
+        reason: "Accepted the data feed's result.",
+      },
     ]);
     // from then on the feed keeps it up to date
     await patchMatch("ELC", 2025, m.id, { score: finishedScore(2, 3) });
@@ -445,7 +494,9 @@ describe("failures never stop anything", () => {
     await feedSettings({ token: "another-token" }); // the server no longer knows ours
     await feedTick(now);
     expect(await feedLeague(sql, league, season)).toMatchObject({
-      last_error: expect.stringMatching(/^The feed refused the token \(HTTP 403: The resource you are looking for is restricted.*\)\. Check FOOTBALL_DATA_TOKEN and the plan\.$/),
+      last_error: expect.stringMatching(
+        /^The feed refused the token \(HTTP 403: The resource you are looking for is restricted.*\)\. Check FOOTBALL_DATA_TOKEN and the plan\.$/,
+      ),
       failures: 1,
       next_attempt_at: at(now, MINUTE),
       last_synced_at: null,
@@ -501,7 +552,13 @@ describe("failures never stop anything", () => {
 
     await feedSettings({ limitPerMinute: 100 });
     const third = leagues.find(([league]) => !attempted.some((a) => a.league === league))!;
-    await respondWith(third[2], 2025, [{ status: 429, body: { message: "You reached your request limit. Wait 120 seconds.", errorCode: 429 }, headers: { "Retry-After": "120" } }]);
+    await respondWith(third[2], 2025, [
+      {
+        status: 429,
+        body: { message: "You reached your request limit. Wait 120 seconds.", errorCode: 429 },
+        headers: { "Retry-After": "120" },
+      },
+    ]);
     await feedTick(at(now, MINUTE));
     expect(await feedLeague(sql, third[0], third[1])).toMatchObject({
       last_error: "The feed's rate limit was reached (HTTP 429): next request after 120 s.",
@@ -537,7 +594,9 @@ describe("failures never stop anything", () => {
       select count(*)::int as done from private.job_runs
        where job = 'matchdays' and finished_at is not null and scheduled_at > ${start} and scheduled_at <= ${at(start, DAY)}`;
     expect(done).toBe(24);
-    const [c] = await sql<{ registration_status: string }[]>`select registration_status from public.competitions where id = ${competition.id}`;
+    const [c] = await sql<
+      { registration_status: string }[]
+    >`select registration_status from public.competitions where id = ${competition.id}`;
     expect(c.registration_status).toBe("closed");
     const state = await feedLeague(sql, league, season);
     expect(state.last_error).toBe("The feed is unavailable (HTTP 503).");

@@ -19,7 +19,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(async () => {
   await control("reset", {});
-  server.setMatches("PL", 2025, buildSeason({ teams: ["A", "B", "C", "D"], firstMatchId: 1, firstTeamId: 1, firstKickoff: new Date("2033-01-01T15:00:00Z") }));
+  server.setMatches(
+    "PL",
+    2025,
+    buildSeason({ teams: ["A", "B", "C", "D"], firstMatchId: 1, firstTeamId: 1, firstKickoff: new Date("2033-01-01T15:00:00Z") }),
+  );
 });
 
 const client = (token = TOKEN) => new FootballDataClient({ baseUrl: server.url, token, timeoutMs: 2_000 });
@@ -64,7 +68,11 @@ describe("FootballDataClient", () => {
     });
     await control("settings", { authFailureStatus: 401 });
     expect(await client("wrong").competitionMatches("PL", 2025)).toMatchObject({
-      failure: { kind: "auth", status: 401, message: "The feed refused the token (HTTP 401: Your API token is invalid.). Check FOOTBALL_DATA_TOKEN and the plan." },
+      failure: {
+        kind: "auth",
+        status: 401,
+        message: "The feed refused the token (HTTP 401: Your API token is invalid.). Check FOOTBALL_DATA_TOKEN and the plan.",
+      },
     });
     await control("respond", { responses: [{ status: 502, raw: "<html>Bad gateway</html>", headers: { "Retry-After": "30" } }] });
     expect(await client().competitionMatches("PL", 2025)).toMatchObject({
@@ -74,10 +82,16 @@ describe("FootballDataClient", () => {
 
   it("reports malformed JSON, a dropped connection and an unknown competition without throwing", async () => {
     await control("respond", { responses: [{ raw: '{"matches": [' }, { drop: true }] });
-    expect(await client().competitionMatches("PL", 2025)).toMatchObject({ failure: { kind: "malformed", message: "The feed answered with malformed JSON." } });
+    expect(await client().competitionMatches("PL", 2025)).toMatchObject({
+      failure: { kind: "malformed", message: "The feed answered with malformed JSON." },
+    });
     expect(await client().competitionMatches("PL", 2025)).toMatchObject({ failure: { kind: "unreachable", status: null } });
     expect(await client().competitionMatches("XX", 2025)).toMatchObject({
-      failure: { kind: "refused", status: 404, message: "The feed refused XX 2025 (HTTP 404: The resource you are looking for does not exist.)." },
+      failure: {
+        kind: "refused",
+        status: 404,
+        message: "The feed refused XX 2025 (HTTP 404: The resource you are looking for does not exist.).",
+      },
     });
   });
 

@@ -24,7 +24,9 @@ describe("v4 statuses -> the app's (rules file: Fixtures and results from a data
   });
 
   it("skips a status it does not know instead of guessing", () => {
-    expect(mapMatch({ ...base, status: "LIVE_EXTRA_PERIOD" })).toEqual({ skipped: { id: 4001, reason: "unknown status LIVE_EXTRA_PERIOD" } });
+    expect(mapMatch({ ...base, status: "LIVE_EXTRA_PERIOD" })).toEqual({
+      skipped: { id: 4001, reason: "unknown status LIVE_EXTRA_PERIOD" },
+    });
   });
 
   it("reads the match as the sync function takes it", () => {
@@ -62,7 +64,7 @@ describe("the score after 90 minutes", () => {
   });
 
   it("is fullTime less extra time and the shootout when regularTime is missing", () => {
-    const { regularTime: _, ...withoutRegular } = extraTimeScore([2, 2], [0, 1], [5, 4]);
+    const withoutRegular = { ...extraTimeScore([2, 2], [0, 1], [5, 4]), regularTime: undefined };
     expect(scoreAfter90(withoutRegular)).toEqual({ home: 2, away: 2 });
   });
 
@@ -75,7 +77,9 @@ describe("the score after 90 minutes", () => {
 
   it("keeps a live score apart from a result: the running score while in play", () => {
     const score = { duration: "REGULAR", fullTime: { home: 1, away: 0 }, halfTime: { home: null, away: null } };
-    expect(mapMatch({ ...base, status: "IN_PLAY", score })).toMatchObject({ row: { state: "live", live_status: "IN_PLAY", home_score: 1, away_score: 0 } });
+    expect(mapMatch({ ...base, status: "IN_PLAY", score })).toMatchObject({
+      row: { state: "live", live_status: "IN_PLAY", home_score: 1, away_score: 0 },
+    });
   });
 });
 
@@ -99,7 +103,9 @@ describe("what does not fit is skipped on its own", () => {
   });
 
   it("skips a score the game cannot hold (0 to 30) and a match without a match day", () => {
-    expect(mapMatch({ ...base, status: "FINISHED", score: finishedScore(31, 0) })).toMatchObject({ skipped: { reason: "score outside 0 to 30" } });
+    expect(mapMatch({ ...base, status: "FINISHED", score: finishedScore(31, 0) })).toMatchObject({
+      skipped: { reason: "score outside 0 to 30" },
+    });
     expect(mapMatch({ ...base, matchday: null })).toMatchObject({ skipped: { reason: "no match day" } });
   });
 });

@@ -5,7 +5,7 @@ import { FEED_CRON, MAIN_CRON, runFeedTick, runTick } from "./jobs";
 import type { DeliveryMessage } from "./queue";
 
 /**
- * The scheduler Worker (decisions 013, 017): a cron tick every 15 minutes (reminders, match-day processing and
+ * The scheduler Worker (decisions 013, 019): a cron tick every 15 minutes (reminders, match-day processing and
  * registration closing, the Scout scoring sweep), the data feed's tick every minute, and the push queue's
  * consumer. Its HTTP side only says it is alive; locally `wrangler dev --test-scheduled` adds /__scheduled to run
  * one tick (?cron= picks which).

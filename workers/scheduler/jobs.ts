@@ -4,7 +4,7 @@ import type { SchedulerEnv } from "./env";
 import { runFeed } from "./feed/job";
 import { enqueueDeliveries } from "./queue";
 
-/** The main tick's cron (decision 013) and the data feed's (decision 017: every minute). Not exported from index.ts:
+/** The main tick's cron (decision 013) and the data feed's (decision 019: every minute). Not exported from index.ts:
  * a Worker's named exports are entrypoints. */
 export const MAIN_CRON = "*/15 * * * *";
 export const FEED_CRON = "* * * * *";
@@ -79,17 +79,21 @@ async function runJobInSteps(
 }
 
 /**
- * Notice pushes (decision 017) that nobody has put on the queue yet: an admin's correction makes them in the web
+ * Notice pushes (decision 019) that nobody has put on the queue yet: an admin's correction makes them in the web
  * Worker, which has no queue; the feed's own corrections make them in this Worker. Taken (marked enqueued) in one
  * statement so two ticks never both take one.
  */
 async function takeNoticeDeliveries(sql: Sql, now: Date): Promise<number[]> {
-  const rows = await atTime(sql, now, (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.take_unqueued_notice_deliveries(${now})`);
+  const rows = await atTime(
+    sql,
+    now,
+    (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.take_unqueued_notice_deliveries(${now})`,
+  );
   return rows.map((r) => Number(r.delivery_id));
 }
 
 /**
- * The feed tick (its own cron, every minute; decision 017): the feed job, then the notice pushes its corrections
+ * The feed tick (its own cron, every minute; decision 019): the feed job, then the notice pushes its corrections
  * made. Every minute so that live scores and results arrive as the matches are played and "Sync now" answers
  * quickly; the job itself decides which leagues are due, so a quiet minute costs one small query.
  */

@@ -26,14 +26,26 @@ function HiddenFields({ fields }: { fields: Record<string, string> }) {
 }
 
 /** A one-button form (Sync now, Unlink, Accept feed, Keep mine) that says "Saving..." while it posts. */
-function ActionButton(props: { action: string; intent: string; fields: Record<string, string>; label: string; name: string; primary?: boolean }) {
+function ActionButton(props: {
+  action: string;
+  intent: string;
+  fields: Record<string, string>;
+  label: string;
+  name: string;
+  primary?: boolean;
+}) {
   const [key, value] = Object.entries(props.fields)[0];
   const pending = usePending(props.intent, { name: key, value });
   return (
     <Form method="post" action={props.action} className="inline-form">
       <input type="hidden" name="intent" value={props.intent} />
       <HiddenFields fields={props.fields} />
-      <button type="submit" className={props.primary ? "btn btn-primary btn-sm" : "btn btn-secondary btn-sm"} aria-label={props.name} disabled={pending}>
+      <button
+        type="submit"
+        className={props.primary ? "btn btn-primary btn-sm" : "btn btn-secondary btn-sm"}
+        aria-label={props.name}
+        disabled={pending}
+      >
         {pending ? "Saving..." : props.label}
       </button>
     </Form>
@@ -77,7 +89,14 @@ function LinkRow({ league, link, action }: { league: string; link: FeedLink; act
       <td className="feed-actions">
         {link.linked ? (
           <>
-            <ActionButton action={action} intent="sync" fields={{ league, season: link.season }} label="Sync now" name={`Sync now ${name}`} primary />
+            <ActionButton
+              action={action}
+              intent="sync"
+              fields={{ league, season: link.season }}
+              label="Sync now"
+              name={`Sync now ${name}`}
+              primary
+            />
             <ActionButton action={action} intent="unlink" fields={{ league, season: link.season }} label="Unlink" name={`Unlink ${name}`} />
           </>
         ) : (
@@ -127,7 +146,13 @@ function LeagueCard({ league, seasons, action }: { league: FeedLeague; seasons: 
         <Form method="post" action={action} className="feed-link-form">
           <input type="hidden" name="intent" value="link" />
           <input type="hidden" name="league" value={league.league} />
-          <SelectField id={`${id}-season`} label={`Season to link (${league.league})`} name="season" options={unlinked} defaultValue={unlinked[0]} />
+          <SelectField
+            id={`${id}-season`}
+            label={`Season to link (${league.league})`}
+            name="season"
+            options={unlinked}
+            defaultValue={unlinked[0]}
+          />
           <button type="submit" className="btn btn-primary" disabled={linking} aria-label={`Link ${league.league}`}>
             {linking ? "Saving..." : "Link"}
           </button>
@@ -144,8 +169,8 @@ export function FeedSection({ view, action, refused }: Props) {
       <h2 id="feed-title">Data Feed</h2>
       <p className="feed-muted">
         Fixtures, kickoffs, live scores and results from football-data.org. The scheduler asks each linked league every 15 minutes, and
-        every minute while its matches are on. Results entered by hand are never overwritten: when the feed disagrees they are listed
-        below for review.
+        every minute while its matches are on. Results entered by hand are never overwritten: when the feed disagrees they are listed below
+        for review.
       </p>
       {refused?.message ? (
         <div className="form-error" role="alert">
@@ -178,8 +203,21 @@ export function FeedSection({ view, action, refused }: Props) {
                   </div>
                 </div>
                 <div className="feed-actions">
-                  <ActionButton action={action} intent="accept" fields={{ fixtureId: r.fixtureId }} label="Accept feed" name={`Accept feed ${match}`} primary />
-                  <ActionButton action={action} intent="keep" fields={{ fixtureId: r.fixtureId }} label="Keep mine" name={`Keep mine ${match}`} />
+                  <ActionButton
+                    action={action}
+                    intent="accept"
+                    fields={{ fixtureId: r.fixtureId }}
+                    label="Accept feed"
+                    name={`Accept feed ${match}`}
+                    primary
+                  />
+                  <ActionButton
+                    action={action}
+                    intent="keep"
+                    fields={{ fixtureId: r.fixtureId }}
+                    label="Keep mine"
+                    name={`Keep mine ${match}`}
+                  />
                 </div>
               </li>
             );

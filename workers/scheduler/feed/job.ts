@@ -3,7 +3,7 @@ import { FootballDataClient, type FeedFailure } from "./client";
 import { mapMatchesResponse } from "./map";
 
 /**
- * The feed job of one tick (decision 017): league by league, claim the next one due (private.claim_due_feed_league
+ * The feed job of one tick (decision 019): league by league, claim the next one due (private.claim_due_feed_league
  * decides: asked for, backoff over, every 15 minutes, every minute around its matches), read its season from
  * football-data.org, and write it in one transaction (private.sync_feed_league: fixtures, kickoffs, match days,
  * live scores and results through the admin's result path). The request happens between transactions, never
@@ -34,7 +34,13 @@ interface SyncSummary {
   skipped?: number;
 }
 
-async function recordFailure(sql: Sql, now: Date, league: Claimed, failure: Pick<FeedFailure, "message" | "kind" | "retryAfterSeconds">, requests: number) {
+async function recordFailure(
+  sql: Sql,
+  now: Date,
+  league: Claimed,
+  failure: Pick<FeedFailure, "message" | "kind" | "retryAfterSeconds">,
+  requests: number,
+) {
   await atTime(
     sql,
     now,
@@ -47,7 +53,18 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
   const [{ linked }] = await sql<{ linked: number }[]>`select count(*)::int as linked from public.feed_leagues where linked`;
   const client = new FootballDataClient({ baseUrl: settings.url, token: settings.token, fetch: settings.fetch });
   // db_ms / http_ms: where the tick's time went (kept in private.job_runs with the rest of the summary)
-  const summary = { leagues: 0, synced: 0, failed: 0, requests: 0, fixtures: 0, results: 0, corrections: 0, skipped: 0, db_ms: 0, http_ms: 0 };
+  const summary = {
+    leagues: 0,
+    synced: 0,
+    failed: 0,
+    requests: 0,
+    fixtures: 0,
+    results: 0,
+    corrections: 0,
+    skipped: 0,
+    db_ms: 0,
+    http_ms: 0,
+  };
   const timed = async <T>(key: "db_ms" | "http_ms", work: () => Promise<T>): Promise<T> => {
     const started = Date.now();
     try {
@@ -58,14 +75,22 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
   };
 
   for (let i = 0; i < linked && client.canRequest(); i++) {
-    const [league] = await timed("db_ms", () => atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`));
+    const [league] = await timed("db_ms", () =>
+      atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`),
+    );
     if (!league) break;
     summary.leagues++;
     const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
 
     if (!settings.token) {
       await timed("db_ms", () =>
-        recordFailure(sql, now, league, { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null }, 0),
+        recordFailure(
+          sql,
+          now,
+          league,
+          { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null },
+          0,
+        ),
       );
       summary.failed++;
       continue;
@@ -82,7 +107,9 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
     const mapped = mapMatchesResponse(answer.body);
     if (!mapped.ok) {
       console.warn(`feed ${label}: ${mapped.error}`);
-      await timed("db_ms", () => recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests));
+      await timed("db_ms", () =>
+        recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests),
+      );
       summary.failed++;
       continue;
     }
@@ -111,7 +138,13 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
       const message = String((error as Error)?.message ?? error).slice(0, 300);
       console.error(`feed ${label}: could not save: ${message}`);
       await timed("db_ms", () =>
-        recordFailure(sql, now, league, { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null }, requests),
+        recordFailure(
+          sql,
+          now,
+          league,
+          { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null },
+          requests,
+        ),
       );
       summary.failed++;
     }

@@ -83,7 +83,8 @@ const isoOrNull = (value: string | null | undefined): string | null => {
 /** One v4 match as a row, or why it is skipped (it stays as it is in the app until the feed says more). */
 export function mapMatch(raw: unknown): { row: FeedRow } | { skipped: Skipped } {
   const parsed = V4Match.safeParse(raw);
-  const rawId = typeof (raw as { id?: unknown } | null)?.id === "number" ? ((raw as { id: number }).id as number) : null;
+  const id = (raw as { id?: unknown } | null)?.id;
+  const rawId = typeof id === "number" ? id : null;
   if (!parsed.success) return { skipped: { id: rawId, reason: `unreadable match (${parsed.error.issues[0]?.path.join(".") || "match"})` } };
   const m = parsed.data;
   const skip = (reason: string) => ({ skipped: { id: m.id, reason } });
