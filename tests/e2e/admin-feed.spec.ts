@@ -14,7 +14,8 @@ import { buildSeason, feedTeam, finishedScore, scheduledMatch } from "../../scri
 import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
 import { db, expect, signIn, test, uniqueName } from "./fixtures";
 
-test.describe.configure({ mode: "serial" });
+// Each test drives several pages and a feed run: more than the default minute on a loaded machine.
+test.describe.configure({ mode: "serial", timeout: 150_000 });
 
 const TOKEN = "e2e-feed-token";
 const DAY = 86_400_000;
