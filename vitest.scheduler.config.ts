@@ -4,11 +4,12 @@ import { generateVapidKeys } from "./scripts/vapid-keys";
 import { defineConfig } from "vitest/config";
 import { SCHEDULER_DB_PORT, SCHEDULER_DB_NAME } from "./tests/scheduler/ports";
 import { WEB_PUSH_SERVER_PORT, FCM_SERVER_PORT, FCM_TEST_PROJECT } from "./tests/scheduler/ports";
+import { FOOTBALL_DATA_PORT, FOOTBALL_DATA_TEST_TOKEN } from "./tests/scheduler/ports";
 
 /**
  * The scheduler Worker (workers/scheduler) inside workerd via miniflare, on a real Postgres with the real
  * migrations (tests/scheduler/global-db.ts) and local push services that speak the real protocols
- * (tests/scheduler/global-push-servers.ts). Ports are fixed because the bindings are read before global setup runs.
+ * (tests/scheduler/global-push-servers.ts) and football-data.org v4 (tests/scheduler/global-feed-server.ts). Ports are fixed because the bindings are read before global setup runs.
  */
 // The FCM service account of the run: a fresh RSA key, never stored. The local FCM server checks tokens
 // signed with it (global setup reads the public half from the environment of this process).
@@ -43,13 +44,15 @@ export default defineConfig({
           VAPID_PUBLIC_KEY: vapid.publicKey,
           VAPID_PRIVATE_KEY: vapid.privateKey,
           VAPID_SUBJECT: "mailto:ops@footycoach.test",
+          FOOTBALL_DATA_URL: `http://127.0.0.1:${FOOTBALL_DATA_PORT}/v4`,
+          FOOTBALL_DATA_TOKEN: FOOTBALL_DATA_TEST_TOKEN,
         },
         hyperdrives: { HYPERDRIVE: `postgres://postgres:postgres@127.0.0.1:${SCHEDULER_DB_PORT}/${SCHEDULER_DB_NAME}` },
       },
     }),
   ],
   test: {
-    globalSetup: ["./tests/scheduler/global-db.ts", "./tests/scheduler/global-push-servers.ts"],
+    globalSetup: ["./tests/scheduler/global-db.ts", "./tests/scheduler/global-push-servers.ts", "./tests/scheduler/global-feed-server.ts"],
     include: ["tests/scheduler/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

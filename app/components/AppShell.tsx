@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from
 import type { ComponentType, ReactNode } from "react";
 import {
   IconBall,
+  IconBell,
   IconChevronLeft,
   IconDashboard,
   IconLogout,
@@ -32,8 +33,21 @@ export type ShellUser = {
 
 type AppShellProps = {
   user: ShellUser;
+  /** Unread notices (decision 020), read with the page in the same round trip; shown as "99+" above 99. */
+  unreadNotices: number;
   children: ReactNode;
 };
+
+/** The unread count beside the Notices link: "3 unread" for screen readers, nothing when there are none. */
+function UnreadCount({ count }: { count: number }) {
+  if (count <= 0) return null;
+  return (
+    <span className="nav-count">
+      {count > 99 ? "99+" : count}
+      <span className="sr-only"> unread</span>
+    </span>
+  );
+}
 
 /** localStorage key remembering the collapsed desktop sidebar ("1" collapsed, "0" expanded). */
 const SIDEBAR_STORAGE_KEY = "footycoach_sidebar_collapsed";
@@ -70,7 +84,7 @@ function writeCollapsed(value: boolean) {
   }
 }
 
-export function AppShell({ user, children }: AppShellProps) {
+export function AppShell({ user, unreadNotices, children }: AppShellProps) {
   const location = useLocation();
   const [collapsed, setCollapsed] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
@@ -151,6 +165,18 @@ export function AppShell({ user, children }: AppShellProps) {
           <IconBall size={26} className="brand-mark" />
           <span className="brand-name">FootyCoach</span>
         </Link>
+        <NavLink
+          to="/notices"
+          className="header-notices"
+          aria-label={unreadNotices > 0 ? `Notices, ${unreadNotices > 99 ? "over 99" : unreadNotices} unread` : "Notices"}
+        >
+          <IconBell size={22} />
+          {unreadNotices > 0 ? (
+            <span className="nav-count" aria-hidden="true">
+              {unreadNotices > 99 ? "99+" : unreadNotices}
+            </span>
+          ) : null}
+        </NavLink>
         <noscript>
           {/* Without JavaScript the More modal cannot open: offer its destinations here. */}
           <div className="noscript-nav">
@@ -199,6 +225,12 @@ export function AppShell({ user, children }: AppShellProps) {
             <NavLink to="/scout" className={navLinkClass} prefetch="intent" title={collapsed ? "Scout" : undefined}>
               <IconScout className="nav-icon" />
               {sidebarLabel("Scout")}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/notices" className={navLinkClass} title={collapsed ? "Notices" : undefined}>
+              <IconBell className="nav-icon" />
+              {sidebarLabel("Notices")} <UnreadCount count={unreadNotices} />
             </NavLink>
           </li>
           {isAdmin ? (

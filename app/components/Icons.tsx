@@ -43,6 +43,16 @@ export function IconBall(props: IconProps) {
   );
 }
 
+/** Notices (the navigation's unread count sits beside it). */
+export function IconBell(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4z" />
+      <path d="M10 20a2 2 0 0 0 4 0" />
+    </Svg>
+  );
+}
+
 export function IconDashboard(props: IconProps) {
   return (
     <Svg {...props}>

@@ -13,7 +13,10 @@ export const CSV_TOO_LARGE = "The file is larger than 1 MB.";
 export const CSV_TOO_MANY_ROWS = "The file has more than 5,000 rows.";
 
 export const REQUIRED_COLUMNS = ["league", "season", "match_day", "home_team", "away_team", "kickoff_time", "status"] as const;
-const OPTIONAL_COLUMNS = ["id", "home_score", "away_score", "result"] as const;
+// reason: why a row corrects a complete result (the database requires one then: "A reason is required to
+// correct a result.")
+const OPTIONAL_COLUMNS = ["id", "home_score", "away_score", "result", "reason"] as const;
+const REASON_MAX = 500;
 const FIXTURE_STATUSES = ["pending", "complete", "postponed"] as const;
 const SCORE_MAX = 30;
 const MATCH_DAY_MAX = 60;
@@ -61,6 +64,7 @@ export interface FixtureCsvRow {
   status: (typeof FIXTURE_STATUSES)[number];
   home_score?: number;
   away_score?: number;
+  reason?: string;
 }
 
 export interface CsvRowError {
@@ -166,6 +170,7 @@ const FixtureRowSchema = z
     ),
     home_score: cell.pipe(optionalScore("home_score")),
     away_score: cell.pipe(optionalScore("away_score")),
+    reason: cell.pipe(z.string().trim().max(REASON_MAX, `reason must be at most ${REASON_MAX} characters.`)),
   })
   .superRefine((row, ctx) => {
     if (row.home_team.toLowerCase() === row.away_team.toLowerCase()) {
@@ -201,6 +206,7 @@ function validateRow(values: Record<string, unknown>, line: number): { row: Fixt
     row.home_score = v.home_score;
     row.away_score = v.away_score;
   }
+  if (v.reason) row.reason = v.reason;
   return { row };
 }
 

@@ -91,3 +91,13 @@ export async function commitOrRefuse<E extends Record<string, unknown> = Record<
     return invalid({}, message, 503, echo);
   }
 }
+
+/**
+ * Ends a write the database refused with the rule's message (a P0001 such as "A reason is required to correct a
+ * result."): its failed statement aborted the request's transaction, so this only rolls it back (nothing was
+ * written) and the page's loaders then read in a fresh transaction. The action answers the refusal (4xx), not the
+ * 503 that commit() gives when a write that should have been saved was not.
+ */
+export async function endRefusedWrite(db: Db): Promise<void> {
+  await db.commit().catch(() => {});
+}

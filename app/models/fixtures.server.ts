@@ -7,9 +7,26 @@ import { formatKickoff } from "~/lib/date-format";
 /*
  * Admin fixtures: the results view, result entry, postponement and the CSV upsert. Every call runs as the
  * admin (db.asUser) so row-level security applies; the rules (score bounds, derived result, reprocessing of
- * what depends on a result, per-row upsert) live in the SQL functions save_fixture_result,
- * set_fixture_postponed and upsert_fixtures.
+ * what depends on a result, per-row upsert, the history of every change and the reason a correction needs)
+ * live in the SQL functions save_fixture_result, set_fixture_postponed and upsert_fixtures, which share
+ * private.apply_fixture_result with the data feed (decision 020).
  */
+
+/** The database's words (private.apply_fixture_result); the form shows them as they come. */
+export const REASON_REQUIRED = "A reason is required to correct a result.";
+export const REASON_MAX = 500;
+
+/** The last change of a fixture's result, as the admin panel shows it under the fixture. */
+export interface ResultChange {
+  source: "admin" | "csv" | "feed";
+  by: string | null;
+  at: string;
+  atText: string;
+  from: string;
+  to: string;
+  reason: string | null;
+  count: number;
+}
 
 export interface AdminFixture {
   id: string;
@@ -20,6 +37,11 @@ export interface AdminFixture {
   status: "pending" | "complete" | "postponed";
   homeScore: number | null;
   awayScore: number | null;
+  /** Where the result came from (admin, csv, feed), null while there is none. */
+  resultSource: "admin" | "csv" | "feed" | null;
+  /** A match in play (from the data feed): its running score, never a result. */
+  live: { status: "IN_PLAY" | "PAUSED"; home: number; away: number } | null;
+  lastChange: ResultChange | null;
 }
 
 export interface ResultsView {
@@ -40,6 +62,27 @@ interface FixtureRow {
   status: AdminFixture["status"];
   home_score: number | null;
   away_score: number | null;
+  result_source: AdminFixture["resultSource"];
+  live_status: "IN_PLAY" | "PAUSED" | null;
+  live_home_score: number | null;
+  live_away_score: number | null;
+  change_source: ResultChange["source"] | null;
+  change_by: string | null;
+  change_at: Date | string | null;
+  change_old_status: string | null;
+  change_old_home: number | null;
+  change_old_away: number | null;
+  change_new_status: string | null;
+  change_new_home: number | null;
+  change_new_away: number | null;
+  change_reason: string | null;
+  change_count: number;
+}
+
+/** "2-1", "postponed" or "no result" (the words the notices use). */
+function resultText(status: string | null, home: number | null, away: number | null): string {
+  if (status === "complete" && home !== null && away !== null) return `${home}-${away}`;
+  return status === "postponed" ? "postponed" : "no result";
 }
 
 /**
@@ -61,9 +104,20 @@ export async function loadResults(
     const like = `%${team.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const [mdRows, rows, totalRows, teamRows] = await Promise.all([
       sql<{ match_day: number }[]>`select ${chosen} as match_day`,
+      // with each fixture its last result change (the history is admin-readable only) and how many there were
       sql<FixtureRow[]>`
-        select f.id::text as id, f.home_team, f.away_team, f.kickoff_time, f.status, f.home_score, f.away_score
+        select f.id::text as id, f.home_team, f.away_team, f.kickoff_time, f.status, f.home_score, f.away_score,
+               f.result_source, f.live_status, f.live_home_score, f.live_away_score,
+               c.source as change_source, p.username as change_by, c.changed_at as change_at,
+               c.old_status as change_old_status, c.old_home_score as change_old_home, c.old_away_score as change_old_away,
+               c.new_status as change_new_status, c.new_home_score as change_new_home, c.new_away_score as change_new_away,
+               c.reason as change_reason, coalesce(c.n, 0)::int as change_count
           from public.fixtures f
+          left join lateral (
+            select r.*, count(*) over () as n from public.fixture_result_changes r
+             where r.fixture_id = f.id order by r.id desc limit 1
+          ) c on true
+          left join public.player_names p on p.id = c.changed_by
          where f.league = ${league} and f.season = ${season} and f.match_day = ${chosen}
            ${team ? sql`and (f.home_team ilike ${like} or f.away_team ilike ${like})` : sql``}
          order by f.kickoff_time, f.id`,
@@ -95,6 +149,24 @@ export async function loadResults(
         status: r.status,
         homeScore: r.home_score,
         awayScore: r.away_score,
+        resultSource: r.result_source,
+        live:
+          r.live_status && r.live_home_score !== null && r.live_away_score !== null
+            ? { status: r.live_status, home: r.live_home_score, away: r.live_away_score }
+            : null,
+        lastChange:
+          r.change_source && r.change_at
+            ? {
+                source: r.change_source,
+                by: r.change_by,
+                at: new Date(r.change_at).toISOString(),
+                atText: formatKickoff(r.change_at, opts.timeZone, { full: true }),
+                from: resultText(r.change_old_status, r.change_old_home, r.change_old_away),
+                to: resultText(r.change_new_status, r.change_new_home, r.change_new_away),
+                reason: r.change_reason,
+                count: r.change_count,
+              }
+            : null,
       })),
     };
   });
@@ -105,12 +177,16 @@ export interface SaveResultInput {
   fixtureId: string;
   homeScore: number;
   awayScore: number;
+  /** Optional: the database decides when it is required (correcting a complete result). */
+  reason: string | null;
 }
 
 /** A postponement to set or undo, as the Results form's schema gives it. */
 export interface PostponeInput {
   fixtureId: string;
   postponed: boolean;
+  /** Optional: the database decides when it is required (correcting a complete result). */
+  reason: string | null;
 }
 
 export type ActionResult = { ok: true; message: string } | { ok: false; status: number; message: string };
@@ -134,7 +210,7 @@ export async function saveResult(db: Db, userId: string, input: SaveResultInput)
       (sql) =>
         sql<
           { code: string }[]
-        >`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int) as code`,
+        >`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int, ${input.reason}::text) as code`,
     );
     const code = rows[0]?.code;
     if (code === "saved") return { ok: true, message: "Result saved." };
@@ -149,7 +225,10 @@ export async function setPostponed(db: Db, userId: string, input: PostponeInput)
   try {
     const rows = await db.asUser(
       userId,
-      (sql) => sql<{ code: string }[]>`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}) as code`,
+      (sql) =>
+        sql<
+          { code: string }[]
+        >`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}, ${input.reason}::text) as code`,
     );
     const code = rows[0]?.code;
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };

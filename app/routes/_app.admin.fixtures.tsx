@@ -6,8 +6,8 @@ import { ResultsSection } from "~/components/admin/ResultsSection";
 import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
-import { formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { loadResults, saveResult, setPostponed } from "~/models/fixtures.server";
+import { endRefusedWrite, formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { loadResults, REASON_MAX, saveResult, setPostponed } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 import { z } from "zod";
 
@@ -24,15 +24,25 @@ const score = z
   .transform(Number)
   .refine((n) => n >= 0 && n <= 30, SCORE_MESSAGE);
 
+/** Optional here: the database decides when it is required (correcting a complete result). */
+const reason = z
+  .string()
+  .trim()
+  .max(REASON_MAX, `The reason must be at most ${REASON_MAX} characters.`)
+  .optional()
+  .transform((v) => (v ? v : null));
+
 const SaveResultSchema = z.object({
   fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
   homeScore: score,
   awayScore: score,
+  reason,
 });
 
 const PostponeSchema = z.object({
   fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
   postponed: z.enum(["true", "false"]).transform((v) => v === "true"),
+  reason,
 });
 
 function oneOf<T extends string>(value: string | null, list: readonly T[], fallback: T): T {
@@ -83,9 +93,12 @@ async function saveResultAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, SaveResultSchema);
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, fixtureId });
   const result = await saveResult(context.db, user.id, parsed.data);
+  if (!result.ok) {
+    await endRefusedWrite(context.db);
+    return invalid({}, result.message, result.status, { intent, fixtureId });
+  }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
-  return invalid({}, result.message, result.status, { intent, fixtureId });
+  return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
 async function postponeAction({ form, user, context }: Ctx) {
@@ -94,9 +107,12 @@ async function postponeAction({ form, user, context }: Ctx) {
   const parsed = parseForm(form, PostponeSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to update fixture.", 400, { intent, fixtureId });
   const result = await setPostponed(context.db, user.id, parsed.data);
+  if (!result.ok) {
+    await endRefusedWrite(context.db);
+    return invalid({}, result.message, result.status, { intent, fixtureId });
+  }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  if (result.ok) return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
-  return invalid({}, result.message, result.status, { intent, fixtureId });
+  return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -238,8 +238,16 @@ describe("upsert_fixtures (CSV)", () => {
     expect(await upsert(rows)).toEqual({ succeeded: 4, failed: [] });
     expect(await w.memberships(comp)).toEqual({ Amy: "active", bob: "eliminated@1", Cat: "active" });
     expect(await w.processed(comp)).toEqual([1]);
-    // A corrected CSV re-processes.
-    expect(await upsert([{ ...rows[0], home_score: "0", away_score: "2" }])).toEqual({ succeeded: 1, failed: [] });
+    // A corrected CSV re-processes; correcting a complete result needs a reason (a `reason` cell).
+    expect(await upsert([{ ...rows[0], home_score: "0", away_score: "2" }])).toEqual({
+      succeeded: 0,
+      failed: [{ line: 2, reason: "A reason is required to correct a result." }],
+    });
+    expect(await w.memberships(comp)).toEqual({ Amy: "active", bob: "eliminated@1", Cat: "active" });
+    expect(await upsert([{ ...rows[0], home_score: "0", away_score: "2", reason: "Home and away swapped" }])).toEqual({
+      succeeded: 1,
+      failed: [],
+    });
     expect(await w.memberships(comp)).toEqual({ Amy: "eliminated@1", bob: "active", Cat: "active" });
   });
 });

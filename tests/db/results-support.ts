@@ -72,16 +72,21 @@ export class World {
     return asUser(this.db.sql, this.admin, fn, { now });
   }
 
-  /** Enter a result as the admin through save_fixture_result. */
-  async score(league: string, matchDay: number, home: string, hs: number, as: number): Promise<string> {
+  /**
+   * Enter a result as the admin through save_fixture_result. The reason is what a correction of a complete
+   * result must carry (ignored by the rules for a first entry, kept in the history either way).
+   */
+  async score(league: string, matchDay: number, home: string, hs: number, as: number, reason = "Corrected in a test"): Promise<string> {
     const id = await this.fixtureId(league, matchDay, home);
-    const [{ r }] = await this.asAdmin((tx) => tx<{ r: string }[]>`select public.save_fixture_result(${id}, ${hs}, ${as}) as r`);
+    const [{ r }] = await this.asAdmin((tx) => tx<{ r: string }[]>`select public.save_fixture_result(${id}, ${hs}, ${as}, ${reason}) as r`);
     return r;
   }
 
-  async postpone(league: string, matchDay: number, home: string, postponed = true): Promise<string> {
+  async postpone(league: string, matchDay: number, home: string, postponed = true, reason = "Postponed in a test"): Promise<string> {
     const id = await this.fixtureId(league, matchDay, home);
-    const [{ r }] = await this.asAdmin((tx) => tx<{ r: string }[]>`select public.set_fixture_postponed(${id}, ${postponed}) as r`);
+    const [{ r }] = await this.asAdmin(
+      (tx) => tx<{ r: string }[]>`select public.set_fixture_postponed(${id}, ${postponed}, ${reason}) as r`,
+    );
     return r;
   }
 

@@ -94,8 +94,9 @@ async function giveReferralTickets(userId: string, n: number) {
 }
 
 let adminId: string;
+/** An admin's result; a correction of a complete one carries its reason. */
 async function result(fixtureId: string, home: number, away: number, now = AFTER_GAMES) {
-  await asUser(sql, adminId, (tx) => tx`select public.save_fixture_result(${fixtureId}, ${home}, ${away})`, { now });
+  await asUser(sql, adminId, (tx) => tx`select public.save_fixture_result(${fixtureId}, ${home}, ${away}, 'Scout test')`, { now });
 }
 
 beforeAll(async () => {
@@ -295,7 +296,7 @@ describe("scoring, advance and leaderboards", () => {
 
     // correction: 2-1 becomes 3-1, so 2-0 keeps only the result (1); the exact 0-0 fixture is postponed (0)
     await result(g.md1[1], 3, 1);
-    await asUser(sql, adminId, (tx) => tx`select public.set_fixture_postponed(${g.md1[0]}, true)`, { now: AFTER_GAMES });
+    await asUser(sql, adminId, (tx) => tx`select public.set_fixture_postponed(${g.md1[0]}, true, 'Abandoned')`, { now: AFTER_GAMES });
     expect(await points()).toEqual([0, 1, 2, 1, 0]);
     expect((await entries(p, g.competitionId))[0]).toMatchObject({ total_points: 4, exact_count: 0 });
     const [season] = await sql<{ total_points: number; exact_count: number }[]>`

@@ -74,10 +74,11 @@ test("an admin enters a match day's results; saved results lock until Edit", asy
   let [saved] = await db()<{ status: string; result: string }[]>`select status, result from public.fixtures where id = ${f1.id}`;
   expect(saved).toEqual({ status: "complete", result: "home_win" });
 
-  // Edit unlocks; the correction is saved and locks again.
+  // Edit unlocks; a correction needs its reason; it is saved and locks again.
   await row1.getByRole("link", { name: /^Edit/ }).click();
   await expect(home1).not.toHaveAttribute("readonly", "");
   await home1.fill("1");
+  await row1.getByLabel("Reason").fill("Typed the wrong score");
   await row1.getByRole("button", { name: /^Save/ }).click();
   await expect(home1).toHaveAttribute("readonly", "");
   await expect(home1).toHaveValue("1");

@@ -107,6 +107,7 @@ async function pagesFor(email: string) {
     "/competitions",
     "/my-competitions",
     "/profile",
+    "/notices",
     "/scout",
     "/terms",
     "/privacy",
@@ -120,6 +121,7 @@ async function pagesFor(email: string) {
       "/admin/fixtures?section=upload",
       "/admin/fixtures?section=notes",
       "/admin/fixtures-template.csv",
+      "/admin/feed",
     );
   return pages;
 }

@@ -20,6 +20,17 @@ function ok(result: CsvParseResult) {
 }
 
 describe("parseFixturesCsv", () => {
+  it("passes a correction's reason on to the database (which requires one to correct a complete result)", () => {
+    const r = ok(
+      parseFixturesCsv(
+        `${HEADER},home_score,away_score,reason\nPremier League,2025/26,1,Arsenal,Chelsea,2025-08-16T14:00:00Z,complete,1,1,  Wrong score typed \n` +
+          `Premier League,2025/26,1,Fulham,Everton,2025-08-16T14:00:00Z,complete,2,0,${"x".repeat(501)}\n`,
+      ),
+    );
+    expect(r.rows.map((row) => row.reason)).toEqual(["Wrong score typed"]);
+    expect(r.errors).toEqual([{ line: 3, reason: "reason must be at most 500 characters." }]);
+  });
+
   it("parses the template", () => {
     const r = ok(parseFixturesCsv(CSV_TEMPLATE));
     expect(r.errors).toEqual([]);

@@ -3,7 +3,7 @@
  * service (PUSH_ENDPOINT_OVERRIDE) is for development and tests only, and only to this machine.
  */
 import { describe, expect, it } from "vitest";
-import { pushNotConfigured, readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
+import { feedNotConfigured, pushNotConfigured, readSchedulerEnv, type SchedulerBindings } from "../../workers/scheduler/env";
 
 const VAPID_PUBLIC_KEY = `B${"A".repeat(86)}`;
 const VAPID_PRIVATE_KEY = "A".repeat(43);
@@ -80,5 +80,27 @@ describe("readSchedulerEnv: FCM_API_URL", () => {
     expect(readSchedulerEnv(bindings({ ENVIRONMENT: "test", FCM_API_URL: "http://127.0.0.1:29396" })).FCM_API_URL).toBe(
       "http://127.0.0.1:29396",
     );
+  });
+});
+
+describe("readSchedulerEnv: the data feed's settings", () => {
+  it("reads football-data.org v4 by default, without a token until one is set", () => {
+    const env = readSchedulerEnv(bindings({ ENVIRONMENT: "test" }));
+    expect(env.FOOTBALL_DATA_URL).toBe("https://api.football-data.org/v4");
+    expect(env.FOOTBALL_DATA_TOKEN).toBe("");
+    expect(feedNotConfigured(env)).toBeNull();
+    expect(readSchedulerEnv(bindings({ ENVIRONMENT: "test", FOOTBALL_DATA_TOKEN: "abc123DEF" })).FOOTBALL_DATA_TOKEN).toBe("abc123DEF");
+  });
+
+  it("turns only the feed off for a plain-http feed in production (the token travels in a header) or an odd token", () => {
+    const env = readSchedulerEnv(bindings({ ...production, FOOTBALL_DATA_URL: "http://127.0.0.1:9/v4" }));
+    expect(feedNotConfigured(env)).toContain("production needs an https FOOTBALL_DATA_URL");
+    expect(pushNotConfigured(env)).toBeNull();
+    expect(readSchedulerEnv(bindings({ ENVIRONMENT: "test", FOOTBALL_DATA_URL: "http://127.0.0.1:9/v4" })).FOOTBALL_DATA_URL).toBe(
+      "http://127.0.0.1:9/v4",
+    );
+    const odd = readSchedulerEnv(bindings({ ENVIRONMENT: "test", FOOTBALL_DATA_TOKEN: "token with spaces" }));
+    expect(feedNotConfigured(odd)).toMatch(/^feed not configured: FOOTBALL_DATA_TOKEN: /);
+    expect(feedNotConfigured(odd)).not.toContain("token with spaces");
   });
 });

@@ -21,6 +21,10 @@ export interface SchedulerBindings {
    * this origin (a local push service). Stored endpoints must still be on a known push service's host.
    */
   PUSH_ENDPOINT_OVERRIDE?: string;
+  /** The data feed's API base (football-data.org v4; a local simulator in development and tests). */
+  FOOTBALL_DATA_URL?: string;
+  /** The feed's API token (X-Auth-Token; a secret). Without it a linked league records "not set" as its error. */
+  FOOTBALL_DATA_TOKEN?: string;
 }
 
 const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
@@ -68,10 +72,32 @@ const EnvSchema = z
     }
   });
 
+/** The data feed's settings: checked apart, so a bad feed setting stops the feed job only (it reports why). */
+const FeedSchema = z
+  .object({
+    ENVIRONMENT: z.enum(["development", "test", "production"]),
+    FOOTBALL_DATA_URL: z.url().default("https://api.football-data.org/v4"),
+    FOOTBALL_DATA_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,200}$/, "FOOTBALL_DATA_TOKEN must be the token as football-data.org issues it")
+      .or(z.literal(""))
+      .default(""),
+  })
+  .superRefine((env, ctx) => {
+    // the token travels in a header: never over plain http (a local simulator is for development and tests)
+    if (env.ENVIRONMENT === "production" && !env.FOOTBALL_DATA_URL.startsWith("https://")) {
+      ctx.addIssue({ code: "custom", message: "production needs an https FOOTBALL_DATA_URL" });
+    }
+  });
+
 /** What the game jobs need: nothing but the environment (the database is the binding). */
 const CoreSchema = z.object({ ENVIRONMENT: z.enum(["development", "test", "production"]).default("production") });
 
 export type SchedulerEnv = z.infer<typeof EnvSchema> & {
+  FOOTBALL_DATA_URL: string;
+  FOOTBALL_DATA_TOKEN: string;
+  /** Why the feed cannot run (empty when it can): the feed job reports these; the other jobs run. */
+  feedProblems: string[];
   HYPERDRIVE: Hyperdrive;
   PUSH_QUEUE: Queue<DeliveryMessage>;
   /**
@@ -110,8 +136,17 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
   const pushProblems = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".") || "push"}: ${i.message}`);
   // Unusable push settings: the defaults (which send nothing) keep the types whole for the game jobs.
   const data = parsed.success ? parsed.data : EnvSchema.parse({ ENVIRONMENT: "test", PUSH_PROVIDER: "outbox" });
+  const feed = FeedSchema.safeParse({
+    ENVIRONMENT: core.data.ENVIRONMENT,
+    FOOTBALL_DATA_URL: bindings.FOOTBALL_DATA_URL || undefined,
+    FOOTBALL_DATA_TOKEN: bindings.FOOTBALL_DATA_TOKEN || undefined,
+  });
+  const feedProblems = feed.success ? [] : feed.error.issues.map((i) => `${i.path.join(".") || "feed"}: ${i.message}`);
   const env: SchedulerEnv = {
     ...data,
+    FOOTBALL_DATA_URL: feed.success ? feed.data.FOOTBALL_DATA_URL : "https://api.football-data.org/v4",
+    FOOTBALL_DATA_TOKEN: feed.success ? feed.data.FOOTBALL_DATA_TOKEN : "",
+    feedProblems,
     ENVIRONMENT: core.data.ENVIRONMENT,
     HYPERDRIVE: bindings.HYPERDRIVE,
     PUSH_QUEUE: bindings.PUSH_QUEUE,
@@ -124,4 +159,9 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
 /** "push not configured: ..." when pushes cannot be sent, else null. */
 export function pushNotConfigured(env: SchedulerEnv): string | null {
   return env.pushProblems.length ? `push not configured: ${env.pushProblems.join("; ")}` : null;
+}
+
+/** "feed not configured: ..." when the feed's settings are unusable, else null. */
+export function feedNotConfigured(env: SchedulerEnv): string | null {
+  return env.feedProblems.length ? `feed not configured: ${env.feedProblems.join("; ")}` : null;
 }

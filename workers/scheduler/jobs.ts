@@ -1,9 +1,15 @@
 import type postgres from "postgres";
 import { atTime, connect, type Sql } from "./db";
-import { pushNotConfigured, type SchedulerEnv } from "./env";
+import { feedNotConfigured, pushNotConfigured, type SchedulerEnv } from "./env";
+import { runFeed } from "./feed/job";
 import { enqueueDeliveries } from "./queue";
 
-export type JobName = "matchdays" | "scout_sweep" | "reminders" | "cleanup";
+/** The main tick's cron (decision 013) and the data feed's (decision 020: every minute). Not exported from index.ts:
+ * a Worker's named exports are entrypoints. */
+export const MAIN_CRON = "*/15 * * * *";
+export const FEED_CRON = "* * * * *";
+
+export type JobName = "matchdays" | "scout_sweep" | "reminders" | "cleanup" | "feed";
 export type JobResult =
   { job: JobName; status: "done"; result: Record<string, number> } | { job: JobName; status: "skipped" | "failed"; error?: string };
 
@@ -37,6 +43,82 @@ async function runJob(
     console.error(`scheduler job ${job} failed:`, (error as Error)?.message ?? error);
     return { job, status: "failed", error: String((error as Error)?.message ?? error) };
   }
+}
+
+/**
+ * A job whose work makes its own transactions: the feed, whose HTTP requests must not hold a transaction open
+ * (on the embedded database an open transaction blocks everyone). Claimed and recorded like the others; when its
+ * work throws, the claim is released so the next tick tries again.
+ */
+async function runJobInSteps(
+  sql: Sql,
+  now: Date,
+  scheduledAt: string,
+  job: JobName,
+  work: () => Promise<Record<string, number>>,
+): Promise<JobResult> {
+  try {
+    const claimed = await atTime(sql, now, async (tx) => {
+      const [row] = await tx<{ claimed: boolean }[]>`select private.claim_job_run(${job}, ${scheduledAt}) as claimed`;
+      return row.claimed;
+    });
+    if (!claimed) return { job, status: "skipped" };
+    let result: Record<string, number>;
+    try {
+      result = await work();
+    } catch (error) {
+      await sql`delete from private.job_runs where job = ${job} and scheduled_at = ${scheduledAt}`.catch(() => {});
+      throw error;
+    }
+    await atTime(sql, now, (tx) => tx`select private.finish_job_run(${job}, ${scheduledAt}, ${tx.json(result)})`);
+    return { job, status: "done", result };
+  } catch (error) {
+    console.error(`scheduler job ${job} failed:`, (error as Error)?.message ?? error);
+    return { job, status: "failed", error: String((error as Error)?.message ?? error) };
+  }
+}
+
+/**
+ * Notice pushes (decision 020) that nobody has put on the queue yet: an admin's correction makes them in the web
+ * Worker, which has no queue; the feed's own corrections make them in this Worker. Taken (marked enqueued) in one
+ * statement so two ticks never both take one.
+ */
+async function takeNoticeDeliveries(sql: Sql, now: Date): Promise<number[]> {
+  const rows = await atTime(
+    sql,
+    now,
+    (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.take_unqueued_notice_deliveries(${now})`,
+  );
+  return rows.map((r) => Number(r.delivery_id));
+}
+
+/**
+ * The feed tick (its own cron, every minute; decision 020): the feed job, then the notice pushes its corrections
+ * made. Every minute so that live scores and results arrive as the matches are played and "Sync now" answers
+ * quickly; the job itself decides which leagues are due, so a quiet minute costs one small query.
+ */
+export async function runFeedTick(env: SchedulerEnv, scheduledTime: number, now: Date): Promise<TickReport> {
+  const sql = connect(env);
+  const scheduledAt = new Date(scheduledTime).toISOString();
+  const feedOff = feedNotConfigured(env);
+  if (feedOff) console.error(`scheduler job feed failed: ${feedOff}`);
+  const jobs: JobResult[] = [
+    feedOff
+      ? { job: "feed", status: "failed", error: feedOff }
+      : await runJobInSteps(sql, now, scheduledAt, "feed", () =>
+          runFeed(sql, { url: env.FOOTBALL_DATA_URL, token: env.FOOTBALL_DATA_TOKEN }, now),
+        ),
+  ];
+  // Without push configuration notice pushes stay unqueued in the database (as reminders are not made at all).
+  if (pushNotConfigured(env)) return { scheduledAt, jobs, deliveriesQueued: 0, messagesSent: 0 };
+  let ids: number[] = [];
+  try {
+    ids = await takeNoticeDeliveries(sql, now);
+  } catch (error) {
+    console.error("notice deliveries:", (error as Error)?.message ?? error);
+  }
+  const messagesSent = await enqueueDeliveries(env.PUSH_QUEUE, ids);
+  return { scheduledAt, jobs, deliveriesQueued: ids.length, messagesSent };
 }
 
 /**
@@ -88,14 +170,17 @@ export async function runTick(env: SchedulerEnv, scheduledTime: number, now: Dat
     }),
   );
 
+  // Without push configuration nothing is put on the queue (deliveries stay queued in the database until it is).
   if (pushOff) return { scheduledAt, jobs, deliveriesQueued: 0, messagesSent: 0 };
-  // The new deliveries, and any a dead tick or consumer left behind (the consumer's claim makes a repeat safe).
+  // The new deliveries, notice pushes not enqueued yet, and any a dead tick or consumer left behind (the consumer's
+  // claim makes a repeat safe).
+  const notices = await takeNoticeDeliveries(sql, now);
   const stranded = await atTime(
     sql,
     now,
     (tx) => tx<{ delivery_id: string }[]>`select delivery_id from private.stranded_push_deliveries(${now})`,
   );
-  const ids = [...new Set([...newDeliveries, ...stranded.map((r) => Number(r.delivery_id))])];
+  const ids = [...new Set([...newDeliveries, ...notices, ...stranded.map((r) => Number(r.delivery_id))])];
   const messagesSent = await enqueueDeliveries(env.PUSH_QUEUE, ids);
   return { scheduledAt, jobs, deliveriesQueued: ids.length, messagesSent };
 }

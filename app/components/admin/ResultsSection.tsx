@@ -5,7 +5,7 @@ import { usePending } from "~/components/usePending";
 import { ADMIN_PATHS } from "./sections";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 // The loader hands loadResults' view to this section unchanged, so its types are the props' types.
-import type { AdminFixture, ResultsView } from "~/models/fixtures.server";
+import type { AdminFixture, ResultChange, ResultsView } from "~/models/fixtures.server";
 import { StatusBadge } from "~/components/Badges";
 
 interface Props {
@@ -60,6 +60,21 @@ function ScoreInput({ id, name, team, score, locked, postponed }: ScoreInputProp
   );
 }
 
+const SOURCE_NAMES: Record<ResultChange["source"], string> = { admin: "admin panel", csv: "CSV upload", feed: "data feed" };
+
+/** The last change of the fixture's result (every change is kept; the count says how many). */
+function LastChange({ change }: { change: ResultChange }) {
+  const who = change.by ? ` by ${change.by}` : "";
+  return (
+    <p className="admin-fixture-history">
+      {change.from === "no result" ? `Result ${change.to}` : `Changed from ${change.from} to ${change.to}`} ({SOURCE_NAMES[change.source]}
+      {who}), <time dateTime={change.at}>{change.atText}</time>
+      {change.reason ? `: “${change.reason}”` : ""}
+      {change.count > 1 ? ` · ${change.count} changes` : ""}
+    </p>
+  );
+}
+
 interface FixtureRowProps {
   fixture: AdminFixture;
   /** Unlocked by Edit (?edit=<id>). */
@@ -85,6 +100,10 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
           <StatusBadge status="Postponed" />
         ) : hasResult ? (
           <span className="badge badge-success">{locked ? "Result saved" : "Editing"}</span>
+        ) : f.live ? (
+          <span className="badge badge-warning">
+            {f.live.status === "PAUSED" ? "Half-time" : "Live"} {f.live.home}–{f.live.away}
+          </span>
         ) : (
           <span className="badge badge-muted">Pending</span>
         )}
@@ -120,6 +139,13 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
         <label className="admin-team away" htmlFor={`${formId}-away`}>
           {f.awayTeam}
         </label>
+        {hasResult && !locked ? (
+          // Correcting a saved result: the server refuses it without a reason ("A reason is required to correct a result.").
+          <div className="field admin-reason">
+            <label htmlFor={`${formId}-reason`}>Reason</label>
+            <input id={`${formId}-reason`} name="reason" type="text" required maxLength={500} autoComplete="off" />
+          </div>
+        ) : null}
       </Form>
       <div className="admin-fixture-actions">
         {postponed ? null : locked ? (
@@ -162,6 +188,7 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
           </Form>
         ) : null}
       </div>
+      {f.lastChange ? <LastChange change={f.lastChange} /> : null}
       {error ? (
         <div className="field-error" role="alert">
           {error}

@@ -4,6 +4,7 @@ export const ADMIN_SECTIONS = [
   { id: "create", label: "Create Competition", path: "/admin/competitions" },
   { id: "upload", label: "CSV Upload", path: "/admin/upload" },
   { id: "notes", label: "Release Notes", path: "/admin/release-notes" },
+  { id: "feed", label: "Data Feed", path: "/admin/feed" },
 ] as const;
 
 type AdminSection = (typeof ADMIN_SECTIONS)[number]["id"];
