@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 import { CREATE_SEASONS } from "~/lib/competition-options";
 import { formatKickoff } from "~/lib/date-format";
 import { failure, type ActionResult } from "./fixtures.server";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Db } from "~/db.server";
+import type { Db } from "~/db/types";
 
 /*
  * A player's notices (decision 020): written by the result path when a correction changed their outcome

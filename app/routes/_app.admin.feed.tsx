@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { requireAdmin } from "~/admin.server";
-import type { SessionUser } from "~/context";
+import type { SessionUser } from "~/db/types";
 import { FeedSection } from "~/components/admin/FeedSection";
 import { ADMIN_PATHS } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";

@@ -4,7 +4,7 @@ import { usePending } from "~/components/usePending";
 import { formatKickoff } from "~/lib/date-format";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { listNotices, MarkReadSchema, markNoticesRead } from "~/models/notices.server";
-import { requireUser, requireUserAnd } from "~/session.server";
+import { requireUser, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
 /**
@@ -16,7 +16,7 @@ import { redirectWithToast } from "~/toast.server";
 export const meta: MetaFunction = () => [{ title: "Notices | FootyCoach" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { user, data: notices } = await requireUserAnd(request, context, (userId) => listNotices(context.db, userId));
+  const { user, data: notices } = await requireUserWith(request, context, (userId) => listNotices(context.db, userId));
   return { notices: notices.map((n) => ({ ...n, createdText: formatKickoff(n.createdAt, user.timeZone, { full: true }) })) };
 }
 

@@ -3,8 +3,9 @@
 -- deadline passed (matchday_deadline_passed).
 -- Rules: docs/game-rules.md "Time". Decisions: 001 ("Fixtures and matchdays", "Clock"), 011-one-home-per-rule.md.
 --
--- Entering results, the CSV upload and match-day processing (what a complete match day does to competitions)
--- are in 60_results_and_processing.sql. Triggers of other subjects on these tables: fixtures_refresh_stats
+-- Entering results (the one result path, private.apply_fixture_result, and the result history), the CSV upload
+-- and match-day processing (what a complete match day does to competitions) are in 60_results_and_processing.sql;
+-- the data feed that writes the feed_* and live_* columns is in 85_data_feed.sql. Triggers of other subjects on these tables: fixtures_refresh_stats
 -- (50_standings.sql), fixtures_queue_scout_scoring_* (80_scout.sql), matchdays_sync_competitions
 -- (30_competitions_and_membership.sql).
 
@@ -27,6 +28,36 @@ create table public.fixtures (
   result text,
   created_at timestamptz not null default public.app_now(),
   updated_at timestamptz not null default public.app_now(),
+  -- Where the current result came from (decision 020), so the data feed never overwrites a result an admin
+  -- entered by hand. admin: the results form (or accepting the feed's result); csv: the fixtures upload; feed:
+  -- the scheduler's data feed. Null while the fixture has no result (pending). Every change itself is kept in
+  -- public.fixture_result_changes (60_results_and_processing.sql).
+  result_source text,
+  -- What the data feed knows about the fixture (decision 020, 85_data_feed.sql): its match id (the feed matches
+  -- a fixture by it once seen; the unique key makes a second import create nothing twice), what the feed last
+  -- said about the result (for the admin panel's review of hand-entered results), what it said that the game did
+  -- not follow (a match moved to another match day after picks were made on it), and the live score of a match
+  -- in play.
+  feed_match_id bigint,
+  -- the feed's lastUpdated of the match as last applied: an unchanged match is skipped on the next sync
+  feed_updated_at timestamptz,
+  -- the feed's word on the result, mapped to the app's statuses; scores after 90 minutes
+  feed_status text,
+  feed_home_score integer,
+  feed_away_score integer,
+  -- "Keep mine" in the admin panel: the feed result (status:home:away) the admin chose not to take
+  feed_kept_result text,
+  -- the feed moved the match to another match day but the game kept it (feed_flag says why): feed_match_day is
+  -- the feed's match day; feed_kickoff_time is the feed's kickoff when the game kept its own (the match day's
+  -- deadline had passed)
+  feed_flag text,
+  feed_match_day integer,
+  feed_kickoff_time timestamptz,
+  -- a match in play (IN_PLAY, PAUSED): its running score, never a result
+  live_status text,
+  live_home_score integer,
+  live_away_score integer,
+  live_updated_at timestamptz,
   constraint fixtures_league_length check (char_length(league) between 1 and 60),
   constraint fixtures_season_length check (char_length(season) between 1 and 20),
   constraint fixtures_match_day_check check (match_day >= 1),
@@ -49,11 +80,31 @@ create table public.fixtures (
       end)
   ),
   constraint fixtures_complete_has_result check ((status = 'complete') = (result is not null)),
-  constraint fixtures_match_key unique (league, season, match_day, home_team, away_team)
+  constraint fixtures_match_key unique (league, season, match_day, home_team, away_team),
+  constraint fixtures_result_source_check check (result_source in ('admin', 'csv', 'feed')),
+  constraint fixtures_result_source_only_with_result
+    check (result_source is null or status in ('complete', 'postponed')),
+  constraint fixtures_feed_match_key unique (feed_match_id),
+  constraint fixtures_feed_status_check check (feed_status in ('pending', 'live', 'complete', 'postponed')),
+  constraint fixtures_feed_scores_range
+    check (feed_home_score between 0 and 99 and feed_away_score between 0 and 99),
+  constraint fixtures_feed_flag_check
+    check (feed_flag is null or (feed_flag in ('moved_with_picks', 'move_refused') and feed_match_day is not null)),
+  constraint fixtures_live_status_check check (live_status in ('IN_PLAY', 'PAUSED')),
+  constraint fixtures_live_only_pending check (live_status is null or status = 'pending'),
+  constraint fixtures_live_scores check (
+    (live_status is null and live_home_score is null and live_away_score is null)
+    or (live_status is not null and live_home_score between 0 and 99 and live_away_score between 0 and 99))
 );
 
 create index fixtures_league_season_match_day_kickoff_idx
   on public.fixtures (league, season, match_day, kickoff_time);
+-- the admin panel's data feed review list: hand-entered results the feed has an opinion on
+create index fixtures_feed_review_idx on public.fixtures (league, season)
+  where result_source in ('admin', 'csv') and feed_status in ('complete', 'postponed');
+-- the admin panel's data feed flags
+create index fixtures_feed_flag_idx on public.fixtures (league, season)
+  where feed_flag is not null or feed_kickoff_time is not null;
 
 create trigger fixtures_set_updated_at
   before update on public.fixtures

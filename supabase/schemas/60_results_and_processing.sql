@@ -1,9 +1,15 @@
 -- Results and match-day processing: entering a result or a postponement (admin panel), the CSV fixtures upload,
 -- and the one home of "a match day is over, apply the rules": knockout eliminations and roll-over, the winner,
 -- the end of a season, the advance of current_match_day, registration closing at the deadline, re-processing
--- after a corrected result.
+-- after a corrected result; and the one result path every writer uses (private.apply_fixture_result: admin panel,
+-- CSV upload, data feed) with the result history (public.fixture_result_changes) and corrections.
 -- Rules: docs/game-rules.md "Competitions" (match-day advance), "Knockout", "Season", "Admin".
--- Decisions: 006-results-processing.md, 013-scheduler-worker-and-reminders.md (process_due_matchdays).
+-- Decisions: 006-results-processing.md, 013-scheduler-worker-and-reminders.md (process_due_matchdays),
+-- 020-data-feed-and-corrections.md (result history, corrections).
+--
+-- The notices a correction gives players are written by private.notify_result_correction, with public.notices in
+-- 90_push_and_scheduler.sql (it needs the Scout predictions and the push deliveries); the data feed's sync is in
+-- 85_data_feed.sql.
 --
 -- A competition's current match day is finished when its (league, season, current_match_day) has fixtures,
 -- every one of them is complete or postponed, and its deadline has passed (public.matchday_closed: match-day
@@ -357,6 +363,236 @@ revoke all on function public.process_due_matchdays() from public, anon;
 grant execute on function public.process_due_matchdays() to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------------
+-- Result history and the one result path (decision 020)
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Every result change is kept: who changed a fixture's status or score, when, through which path (admin panel,
+-- CSV upload, data feed), from what to what, and why. Where the current result came from is
+-- public.fixtures.result_source (20_fixtures_and_matchdays.sql).
+create table public.fixture_result_changes (
+  id bigint generated always as identity primary key,
+  fixture_id bigint not null references public.fixtures (id) on delete cascade,
+  changed_at timestamptz not null default public.app_now(),
+  source text not null,
+  -- the admin who made it (null for the feed's own changes)
+  changed_by uuid references public.profiles (id) on delete set null,
+  old_status text not null,
+  old_home_score integer,
+  old_away_score integer,
+  new_status text not null,
+  new_home_score integer,
+  new_away_score integer,
+  reason text,
+  -- the fixture had a complete result before: what depended on it was re-processed and players were told
+  is_correction boolean not null,
+  -- how many players got a notice about it
+  notices integer not null default 0,
+  constraint fixture_result_changes_source_check check (source in ('admin', 'csv', 'feed')),
+  constraint fixture_result_changes_status_check
+    check (old_status in ('pending', 'complete', 'postponed') and new_status in ('pending', 'complete', 'postponed')),
+  constraint fixture_result_changes_reason_length check (char_length(reason) <= 500)
+);
+
+create index fixture_result_changes_fixture_idx on public.fixture_result_changes (fixture_id, id);
+
+alter table public.fixture_result_changes enable row level security;
+revoke all on table public.fixture_result_changes from public, anon, authenticated;
+grant select on table public.fixture_result_changes to authenticated;
+grant all on table public.fixture_result_changes to service_role;
+
+-- Written only by private.apply_fixture_result (definer); read by admins in the admin panel.
+create policy fixture_result_changes_select_admin on public.fixture_result_changes for select to authenticated
+  using ((select private.is_admin()));
+
+comment on table public.fixture_result_changes is
+  'History of every result change (first entry, correction, postponement) with its source, time, who and why.';
+
+-- One result path for every writer: the admin panel (save_fixture_result, set_fixture_postponed), the CSV upload
+-- (upsert_fixtures) and the data feed (private.sync_feed_league, private.accept_feed_result: 85_data_feed.sql)
+-- all change a fixture's status and score through private.apply_fixture_result, which
+--   - keeps the change in public.fixture_result_changes (source, time, who, old and new score, reason),
+--   - records where the current result came from (fixtures.result_source: the feed never overwrites admin/csv),
+--   - requires a reason when an admin corrects a complete result ("A reason is required to correct a result."),
+--   - re-processes what depends on the fixture (private.after_fixture_change, decision 006; Scout points follow at
+--     COMMIT, decision 015), and
+--   - for a correction, gives every player whose outcome changed one notice (and a push when notifications are on).
+
+-- "2-1", "postponed" or "no result": how a notice names a result.
+create function private.result_text(p_status text, p_home integer, p_away integer) returns text
+  language sql immutable
+  set search_path = ''
+as $$
+  select case when p_status = 'complete' then p_home::text || '-' || p_away::text
+              when p_status = 'postponed' then 'postponed'
+              else 'no result' end
+$$;
+revoke all on function private.result_text(text, integer, integer) from public, anon, authenticated;
+
+-- "1 point", "3 points".
+create function private.points_text(p_points integer) returns text
+  language sql immutable
+  set search_path = ''
+as $$
+  select p_points::text || case when p_points = 1 then ' point' else ' points' end
+$$;
+revoke all on function private.points_text(integer) from public, anon, authenticated;
+
+-- A knockout member's outcome as a notice names it.
+create function private.knockout_outcome_text(p_status text, p_knocked_out_on integer) returns text
+  language sql immutable
+  set search_path = ''
+as $$
+  select case when p_status = 'eliminated' then 'eliminated on Match Day ' || p_knocked_out_on::text
+              when p_status = 'completed' then 'a winner'
+              else 'still in' end
+$$;
+revoke all on function private.knockout_outcome_text(text, integer) from public, anon, authenticated;
+
+-- Before a correction is re-processed: every outcome it could change. Knockout: all members of the league's
+-- knockout competitions from that match day on (an elimination can move later match days). Season: the members
+-- who picked this fixture (nobody else's points depend on it). Scout needs no snapshot: its points before and
+-- after come from private.scout_points over the old and new score.
+create function private.snapshot_result_outcomes(p_league text, p_season text, p_match_day integer, p_fixture_id bigint)
+  returns void
+  language plpgsql security definer
+  set search_path = ''
+as $$
+begin
+  create temporary table if not exists result_outcomes_before (
+    competition_id uuid not null,
+    user_id uuid not null,
+    type text not null,
+    name text not null,
+    status text not null,
+    knocked_out_on integer,
+    points integer not null,
+    goals_for integer not null,
+    goals_against integer not null
+  ) on commit drop;
+  delete from pg_temp.result_outcomes_before;
+  insert into pg_temp.result_outcomes_before
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+    from public.competitions c
+    join public.user_selections us on us.competition_id = c.id
+   where c.league = p_league and c.season = p_season and c.type = 'knockout' and c.start_match_day <= p_match_day
+  union all
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+    from public.team_selections ts
+    join public.competitions c on c.id = ts.competition_id and c.type = 'season'
+    join public.user_selections us on us.competition_id = ts.competition_id and us.user_id = ts.user_id
+   where ts.fixture_id = p_fixture_id;
+  analyze pg_temp.result_outcomes_before;  -- planned on real counts below (a new temporary table has no statistics)
+end
+$$;
+revoke all on function private.snapshot_result_outcomes(text, text, integer, bigint) from public, anon, authenticated;
+
+-- The one way a fixture's status and score change. p_status: pending | complete | postponed (scores only with
+-- complete). p_source: admin | csv | feed; p_actor: the admin (null for the feed). p_process false: the caller
+-- re-processes the match day itself once for many fixtures (CSV, feed); a correction is always re-processed
+-- here, since its notices compare the outcomes before and after.
+-- Returns not_found | before_kickoff (a result for a match not yet played: refused for every source) |
+-- unchanged | saved | corrected (the fixture had a complete result; re-processed and players told).
+-- The notices of a correction: private.notify_result_correction (90_push_and_scheduler.sql, next to
+-- public.notices and the push deliveries it writes; it also reads the Scout predictions of 80_scout.sql).
+create function private.apply_fixture_result(
+  p_fixture_id bigint,
+  p_status text,
+  p_home_score integer,
+  p_away_score integer,
+  p_source text,
+  p_actor uuid,
+  p_reason text,
+  p_process boolean default true
+) returns text
+  language plpgsql security definer
+  set search_path = ''
+as $$
+declare
+  v_f public.fixtures%rowtype;
+  v_reason text := nullif(pg_catalog.btrim(p_reason), '');
+  v_result text;
+  v_correction boolean;
+  v_change bigint;
+begin
+  if p_status is null or p_status not in ('pending', 'complete', 'postponed') then
+    raise exception using errcode = '22023', message = 'Unknown fixture status.';
+  end if;
+  if p_source is null or p_source not in ('admin', 'csv', 'feed') then
+    raise exception using errcode = '22023', message = 'Unknown result source.';
+  end if;
+  if p_status = 'complete' then
+    if p_home_score is null or p_away_score is null
+       or p_home_score not between 0 and 30 or p_away_score not between 0 and 30 then
+      raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
+    end if;
+  else
+    p_home_score := null;
+    p_away_score := null;
+  end if;
+  if pg_catalog.char_length(v_reason) > 500 then
+    raise exception using errcode = 'P0001', message = 'The reason must be at most 500 characters.';
+  end if;
+
+  select * into v_f from public.fixtures f where f.id = p_fixture_id;
+  if not found then
+    return 'not_found';
+  end if;
+  -- lock order (decision 005): the league's competitions, then the fixture
+  perform private.lock_competitions_of(v_f.league, v_f.season);
+  select * into v_f from public.fixtures f where f.id = p_fixture_id for update;
+
+  if p_status = 'complete' and v_f.kickoff_time > public.app_now() then
+    return 'before_kickoff';
+  end if;
+  if (v_f.status, v_f.home_score, v_f.away_score) is not distinct from (p_status, p_home_score, p_away_score) then
+    if p_process then
+      perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, false);
+    end if;
+    return 'unchanged';
+  end if;
+
+  v_correction := v_f.status = 'complete';
+  if v_correction and p_source <> 'feed' and v_reason is null then
+    raise exception using errcode = 'P0001', message = 'A reason is required to correct a result.';
+  end if;
+  if v_correction then
+    perform private.snapshot_result_outcomes(v_f.league, v_f.season, v_f.match_day, v_f.id);
+  end if;
+
+  v_result := case when p_status <> 'complete' then null
+                   when p_home_score > p_away_score then 'home_win'
+                   when p_home_score < p_away_score then 'away_win'
+                   else 'draw' end;
+  update public.fixtures f
+     set status = p_status, home_score = p_home_score, away_score = p_away_score, result = v_result,
+         result_source = case when p_status = 'pending' then null else p_source end,
+         -- a new result: an earlier "Keep mine" was about the previous one
+         feed_kept_result = null,
+         live_status = case when p_status = 'pending' then f.live_status end,
+         live_home_score = case when p_status = 'pending' then f.live_home_score end,
+         live_away_score = case when p_status = 'pending' then f.live_away_score end
+   where f.id = p_fixture_id;
+  insert into public.fixture_result_changes
+    (fixture_id, source, changed_by, old_status, old_home_score, old_away_score,
+     new_status, new_home_score, new_away_score, reason, is_correction, changed_at)
+  values (p_fixture_id, p_source, p_actor, v_f.status, v_f.home_score, v_f.away_score,
+          p_status, p_home_score, p_away_score, v_reason, v_correction, public.app_now())
+  returning id into v_change;
+
+  if p_process or v_correction then
+    perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, true);
+  end if;
+  if v_correction then
+    perform private.notify_result_correction(v_change);
+    return 'corrected';
+  end if;
+  return 'saved';
+end
+$$;
+revoke all on function private.apply_fixture_result(bigint, text, integer, integer, text, uuid, text, boolean)
+  from public, anon, authenticated;
+
+-- ---------------------------------------------------------------------------------------------------------
 -- Result entry and postponement (admin panel). Admins only: others get 42501 'Access denied. Admins only.'.
 -- ---------------------------------------------------------------------------------------------------------
 
@@ -367,105 +603,84 @@ grant execute on function public.process_due_matchdays() to authenticated, servi
 -- processing runs (private.after_fixture_change): a change to a match day that was already processed re-derives
 -- every affected competition from that match day on; otherwise a competition whose current match day is now
 -- finished is processed. Saving the same result again changes nothing. Answers: 'saved' or 'not_found'.
+-- Both write through private.apply_fixture_result (source admin): the change is kept in the history, and
+-- p_reason is required when it corrects a complete result (another score, postponed, back to pending).
 -- Lock order: the (league, season)'s competitions in id order, then the fixture (whose stats trigger locks a
 -- subset of the same competitions, re-entrantly), then memberships.
-create function private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer)
-returns text
-  language plpgsql
-  security definer
+create function private.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer,
+                                            p_reason text default null) returns text
+  language plpgsql security definer
   set search_path = ''
 as $$
 declare
-  v_f public.fixtures%rowtype;
-  v_result text;
-  v_changed integer;
+  v_code text;
 begin
   perform private.require_admin();
   if p_home_score is null or p_away_score is null
      or p_home_score not between 0 and 30 or p_away_score not between 0 and 30 then
     raise exception using errcode = 'P0001', message = 'Scores must be whole numbers from 0 to 30.';
   end if;
-  select * into v_f from public.fixtures f where f.id = p_fixture_id;
-  if not found then
+  v_code := private.apply_fixture_result(p_fixture_id, 'complete', p_home_score, p_away_score,
+                                         'admin', (select auth.uid()), p_reason, true);
+  if v_code = 'not_found' then
     return 'not_found';
-  end if;
-  if v_f.kickoff_time > public.app_now() then
+  elsif v_code = 'before_kickoff' then
     raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
   end if;
-  perform private.lock_competitions_of(v_f.league, v_f.season);
-
-  v_result := case when p_home_score > p_away_score then 'home_win'
-                   when p_home_score < p_away_score then 'away_win'
-                   else 'draw' end;
-  update public.fixtures f
-     set home_score = p_home_score, away_score = p_away_score, result = v_result, status = 'complete'
-   where f.id = p_fixture_id
-     and (f.home_score, f.away_score, f.result, f.status)
-         is distinct from (p_home_score, p_away_score, v_result, 'complete')
-  returning * into v_f;
-  get diagnostics v_changed = row_count;
-  if v_changed = 0 then
-    select * into v_f from public.fixtures f where f.id = p_fixture_id;
-  end if;
-  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
   return 'saved';
 end
 $$;
+revoke all on function private.save_fixture_result(bigint, integer, integer, text) from public, anon, authenticated;
+grant execute on function private.save_fixture_result(bigint, integer, integer, text) to authenticated, service_role;
 
-create function private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) returns text
-  language plpgsql
-  security definer
+create function public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer,
+                                           p_reason text default null) returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.save_fixture_result(p_fixture_id, p_home_score, p_away_score, p_reason)
+$$;
+revoke all on function public.save_fixture_result(bigint, integer, integer, text) from public, anon, authenticated;
+grant execute on function public.save_fixture_result(bigint, integer, integer, text) to authenticated, service_role;
+
+-- Postponing a complete fixture is a correction too (its result goes): the reason is required then.
+create function private.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text default null)
+  returns text
+  language plpgsql security definer
   set search_path = ''
 as $$
 declare
   v_f public.fixtures%rowtype;
-  v_changed integer := 0;
 begin
   perform private.require_admin();
   select * into v_f from public.fixtures f where f.id = p_fixture_id;
   if not found then
     return 'not_found';
   end if;
-  perform private.lock_competitions_of(v_f.league, v_f.season);
-
-  if coalesce(p_postponed, false) then
-    update public.fixtures f
-       set home_score = null, away_score = null, result = null, status = 'postponed'
-     where f.id = p_fixture_id and f.status <> 'postponed';
+  if coalesce(p_postponed, false) and v_f.status <> 'postponed' then
+    perform private.apply_fixture_result(p_fixture_id, 'postponed', null, null, 'admin', (select auth.uid()), p_reason, true);
+  elsif not coalesce(p_postponed, false) and v_f.status = 'postponed' then
+    perform private.apply_fixture_result(p_fixture_id, 'pending', null, null, 'admin', (select auth.uid()), p_reason, true);
   else
-    update public.fixtures f
-       set home_score = null, away_score = null, result = null, status = 'pending'
-     where f.id = p_fixture_id and f.status = 'postponed';
+    -- nothing to change (as before: the match day is still looked at)
+    perform private.lock_competitions_of(v_f.league, v_f.season);
+    perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, false);
   end if;
-  get diagnostics v_changed = row_count;
-  perform private.after_fixture_change(v_f.league, v_f.season, v_f.match_day, v_changed > 0);
   return 'saved';
 end
 $$;
+revoke all on function private.set_fixture_postponed(bigint, boolean, text) from public, anon, authenticated;
+grant execute on function private.set_fixture_postponed(bigint, boolean, text) to authenticated, service_role;
 
-create function public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer)
-returns text
+create function public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text default null)
+  returns text
   language sql
   set search_path = ''
 as $$
-  select private.save_fixture_result(p_fixture_id, p_home_score, p_away_score)
+  select private.set_fixture_postponed(p_fixture_id, p_postponed, p_reason)
 $$;
-
-create function public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) returns text
-  language sql
-  set search_path = ''
-as $$
-  select private.set_fixture_postponed(p_fixture_id, p_postponed)
-$$;
-
-revoke all on function private.save_fixture_result(bigint, integer, integer) from public, anon;
-grant execute on function private.save_fixture_result(bigint, integer, integer) to authenticated, service_role;
-revoke all on function private.set_fixture_postponed(bigint, boolean) from public, anon;
-grant execute on function private.set_fixture_postponed(bigint, boolean) to authenticated, service_role;
-revoke all on function public.save_fixture_result(bigint, integer, integer) from public, anon;
-grant execute on function public.save_fixture_result(bigint, integer, integer) to authenticated, service_role;
-revoke all on function public.set_fixture_postponed(bigint, boolean) from public, anon;
-grant execute on function public.set_fixture_postponed(bigint, boolean) to authenticated, service_role;
+revoke all on function public.set_fixture_postponed(bigint, boolean, text) from public, anon, authenticated;
+grant execute on function public.set_fixture_postponed(bigint, boolean, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------------
 -- CSV fixtures upload (admin panel). Admins only.
@@ -495,7 +710,9 @@ revoke all on function private.is_team_name(text) from public, anon;
 
 -- p_rows: a JSON array of objects, one per CSV row, with text or number values: line (the row's line number in
 -- the file, reported back), league, season, match_day, home_team, away_team, kickoff_time, status (pending |
--- complete | postponed; empty -> pending), optional id, optional home_score / away_score (empty = omitted).
+-- complete | postponed; empty -> pending), optional id, optional home_score / away_score (empty = omitted),
+-- optional reason (required on a row that corrects a complete result). Each row writes the teams, match day and
+-- kickoff itself, and its status and score through private.apply_fixture_result (source csv).
 -- Each row is validated and saved on its own inside a subtransaction (BEGIN ... EXCEPTION), so a bad row is
 -- reported and never half-saved while good rows are kept. A row with id updates that fixture (an unknown id is an
 -- error: ids are never invented by an upload); without id it is upserted on (league, season, match_day,
@@ -528,8 +745,9 @@ declare
   v_status text;
   v_hs integer;
   v_as integer;
-  v_result text;
   v_text text;
+  v_reason text;
+  v_code text;
   v_old public.fixtures%rowtype;
   v_new public.fixtures%rowtype;
   v_keys_league text[] := '{}';
@@ -618,13 +836,7 @@ begin
       elsif v_status <> 'complete' and (v_hs is not null or v_as is not null) then
         raise exception using errcode = 'P0001', message = 'Only a complete fixture can have scores.';
       end if;
-      if v_status = 'complete' and v_kick > public.app_now() then
-        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
-      end if;
-      v_result := case when v_status <> 'complete' then null
-                       when v_hs > v_as then 'home_win'
-                       when v_hs < v_as then 'away_win'
-                       else 'draw' end;
+      v_reason := private.csv_text(v_row, 'reason');
 
       v_text := private.csv_text(v_row, 'id');
       v_id := null;
@@ -635,6 +847,7 @@ begin
         v_id := v_text::bigint;
       end if;
 
+      -- the fixture itself (teams, match day, kickoff); its status and score below
       v_old := null;
       if v_id is not null then
         select * into v_old from public.fixtures f where f.id = v_id for update;
@@ -643,7 +856,7 @@ begin
         end if;
         update public.fixtures f
            set league = v_league, season = v_season, match_day = v_md, home_team = v_home, away_team = v_away,
-               kickoff_time = v_kick, status = v_status, home_score = v_hs, away_score = v_as, result = v_result
+               kickoff_time = v_kick
          where f.id = v_id
         returning * into v_new;
       else
@@ -651,24 +864,28 @@ begin
          where f.league = v_league and f.season = v_season and f.match_day = v_md
            and f.home_team = v_home and f.away_team = v_away
            for update;
-        insert into public.fixtures as f
-          (league, season, match_day, home_team, away_team, kickoff_time, status, home_score, away_score, result)
-        values (v_league, v_season, v_md, v_home, v_away, v_kick, v_status, v_hs, v_as, v_result)
-        on conflict on constraint fixtures_match_key do update
-          set kickoff_time = excluded.kickoff_time, status = excluded.status, home_score = excluded.home_score,
-              away_score = excluded.away_score, result = excluded.result
-        returning * into v_new;
+        if v_old.id is null then
+          insert into public.fixtures (league, season, match_day, home_team, away_team, kickoff_time)
+          values (v_league, v_season, v_md, v_home, v_away, v_kick)
+          returning * into v_new;
+        else
+          update public.fixtures f set kickoff_time = v_kick where f.id = v_old.id returning * into v_new;
+        end if;
       end if;
 
+      v_code := private.apply_fixture_result(v_new.id, v_status, v_hs, v_as, 'csv', (select auth.uid()), v_reason, false);
+      if v_code = 'before_kickoff' then
+        raise exception using errcode = 'P0001', message = 'A result can be entered only after kickoff.';
+      end if;
+
+      -- 'corrected' was re-processed already; the match day is still looked at once below
       v_keys_league := v_keys_league || v_new.league;
       v_keys_season := v_keys_season || v_new.season;
       v_keys_md := v_keys_md || v_new.match_day;
       v_keys_changed := v_keys_changed
-        || (v_old.id is null
-            or (v_old.status, v_old.home_score, v_old.away_score, v_old.home_team, v_old.away_team,
-                v_old.league, v_old.season, v_old.match_day)
-               is distinct from (v_new.status, v_new.home_score, v_new.away_score, v_new.home_team,
-                                 v_new.away_team, v_new.league, v_new.season, v_new.match_day));
+        || (v_old.id is null or v_code = 'saved'
+            or (v_old.home_team, v_old.away_team, v_old.league, v_old.season, v_old.match_day)
+               is distinct from (v_new.home_team, v_new.away_team, v_new.league, v_new.season, v_new.match_day));
       if v_old.id is not null
          and (v_old.league, v_old.season, v_old.match_day) is distinct from (v_new.league, v_new.season, v_new.match_day)
       then

@@ -1,10 +1,12 @@
 -- Push and scheduler: a player's push subscriptions (Web Push or FCM) and how they are saved and cleared, the
--- reminder ledger, and the scheduler Worker's job runs, push deliveries and the functions its jobs call.
--- Rules: docs/game-rules.md "Reminders". Decisions: 013-scheduler-worker-and-reminders.md,
--- 014-browser-push-and-service-worker.md.
+-- reminder ledger, the scheduler Worker's job runs, push deliveries and the functions its jobs call, and the
+-- in-app notices (a result correction's notices and their pushes).
+-- Rules: docs/game-rules.md "Reminders", "Admin" (corrections). Decisions: 013-scheduler-worker-and-reminders.md,
+-- 014-browser-push-and-service-worker.md, 020-data-feed-and-corrections.md (notices).
 --
--- The scheduler's other jobs call public.process_due_matchdays (60_results_and_processing.sql) and
--- public.score_scout_sweep (80_scout.sql).
+-- The scheduler's other jobs call public.process_due_matchdays (60_results_and_processing.sql),
+-- public.score_scout_sweep (80_scout.sql) and, job feed, private.claim_due_feed_league, private.sync_feed_league
+-- and private.record_feed_failure (85_data_feed.sql).
 
 -- ---------------------------------------------------------------------------------------------------------
 -- Push subscriptions
@@ -293,13 +295,18 @@ create table private.job_runs (
   finished_at timestamptz,
   result jsonb,
   constraint job_runs_pkey primary key (job, scheduled_at),
-  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'cleanup'))
+  constraint job_runs_job_check check (job in ('reminders', 'matchdays', 'scout_sweep', 'cleanup', 'feed'))
 );
 
 -- No foreign keys on the deliveries: at 100,000 reminders a tick would spend much of its time in per-row checks.
 -- A delivery whose player or subscription is gone is harmless (it is marked gone when claimed) and goes with the
 -- history cleanup below.
--- One push (per player and kind, summarising every competition due) to one of the player's subscriptions.
+-- One push (per player and kind, summarising every competition due; or one notice, kind 'notice') to one of the
+-- player's subscriptions.
+--
+-- Notice pushes go out through the reminders' delivery path (decision 013). Reminder deliveries are enqueued by
+-- the tick that made them; a notice can be made by the web Worker (an admin's correction), which has no queue,
+-- so the scheduler's next tick enqueues every notice delivery not enqueued yet (enqueued_at marks it).
 create table private.push_deliveries (
   id bigint generated always as identity primary key,
   user_id uuid not null,
@@ -317,12 +324,16 @@ create table private.push_deliveries (
   -- 'outbox' when development kept it in the push outbox instead of sending it
   provider text,
   created_at timestamptz not null default public.app_now(),
-  constraint push_deliveries_kind_check check (kind in ('6h', '3h')),
+  enqueued_at timestamptz,
+  constraint push_deliveries_kind_check check (kind in ('6h', '3h', 'notice')),
   constraint push_deliveries_state_check check (state in ('queued', 'sending', 'retry', 'sent', 'failed', 'gone'))
 );
 
 -- the tick's safety net looks for deliveries that never left (a tick or consumer that died half-way)
 create index push_deliveries_unfinished_idx on private.push_deliveries (created_at) where state in ('queued', 'sending', 'retry');
+-- the notice deliveries the next tick enqueues
+create index push_deliveries_unenqueued_notice_idx on private.push_deliveries (id)
+  where kind = 'notice' and state = 'queued' and enqueued_at is null;
 
 alter table private.job_runs enable row level security;
 alter table private.push_deliveries enable row level security;
@@ -458,6 +469,28 @@ as $$
    limit 100000
 $$;
 
+-- The notice deliveries nobody has put on the queue yet, marked as enqueued (the tick sends them right after its
+-- commit; one lost on the way is re-enqueued by stranded_push_deliveries after 10 minutes).
+create function private.take_unqueued_notice_deliveries(p_now timestamptz) returns table (delivery_id bigint)
+  language sql
+  set search_path = ''
+as $$
+  with taken as (
+    select d.id from private.push_deliveries d
+     where d.kind = 'notice' and d.state = 'queued' and d.enqueued_at is null
+     order by d.id
+     limit 200000
+       for update skip locked
+  )
+  update private.push_deliveries d set enqueued_at = p_now
+    from taken t
+   where d.id = t.id
+  returning d.id
+$$;
+
+revoke all on function private.take_unqueued_notice_deliveries(timestamptz) from public, anon, authenticated;
+grant execute on function private.take_unqueued_notice_deliveries(timestamptz) to service_role;
+
 -- The consumer's claim: moves the given deliveries that are queued, retrying or stranded to sending and
 -- returns what to send. A delivery whose subscription is gone becomes 'gone' here (nothing to send).
 create function private.claim_push_deliveries(p_ids bigint[], p_now timestamptz)
@@ -535,3 +568,145 @@ grant execute on function private.claim_job_run(text, timestamptz), private.fini
   private.queue_reminders(timestamptz), private.stranded_push_deliveries(timestamptz),
   private.claim_push_deliveries(bigint[], timestamptz), private.record_push_outcomes(jsonb, timestamptz),
   private.clean_scheduler_history(timestamptz) to service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Notices
+-- ---------------------------------------------------------------------------------------------------------
+
+-- In-app notices (decision 020): a player whose outcome a result correction changed (eliminated or reinstated,
+-- season points, Scout points) gets one row here per correction, listed on /notices with an unread count in the
+-- navigation, and a push when notifications are on (kind 'notice' in private.push_deliveries above).
+--
+-- Rows are written only by private.notify_result_correction (below, called by private.apply_fixture_result,
+-- 60_results_and_processing.sql); a player reads their own and may set read_at on their own, nothing else.
+create table public.notices (
+  id bigint generated always as identity primary key,
+  user_id uuid not null references public.profiles (id) on delete cascade,
+  kind text not null,
+  -- the text the player reads (and the push carries); params hold the same facts for pages that want them
+  body text not null,
+  params jsonb not null default '{}'::jsonb,
+  -- a path of the app the notice opens
+  link text not null default '/notices',
+  created_at timestamptz not null default public.app_now(),
+  read_at timestamptz,
+  constraint notices_kind_check check (kind in ('result_correction')),
+  constraint notices_body_length check (char_length(body) between 1 and 4000)
+);
+
+-- the list (newest first) and the navigation's unread count read only these
+create index notices_user_created_idx on public.notices (user_id, created_at desc, id desc);
+create index notices_user_unread_idx on public.notices (user_id) where read_at is null;
+
+alter table public.notices enable row level security;
+revoke all on table public.notices from public, anon, authenticated;
+grant select on table public.notices to authenticated;
+-- marking read is the only change a player makes
+grant update (read_at) on table public.notices to authenticated;
+grant all on table public.notices to service_role;
+
+create policy notices_select_own on public.notices for select to authenticated
+  using (user_id = (select auth.uid()));
+create policy notices_update_own on public.notices for update to authenticated
+  using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
+
+comment on table public.notices is
+  'One notice per player per result correction that changed their outcome (private.notify_result_correction).';
+
+-- After a correction was re-processed: one notice per player whose outcome changed, naming the match, the old and
+-- new score and what changed for them; a push for those with notifications on and a subscription (delivered by
+-- the scheduler's queue, decision 013). Set-based: a correction can touch 100,000 players. Returns the number of
+-- notices. (Here rather than with the result path in 60_results_and_processing.sql: it writes public.notices and
+-- the push deliveries above and reads the Scout predictions of 80_scout.sql. Its "before" snapshot is taken by
+-- private.snapshot_result_outcomes, 60.)
+create function private.notify_result_correction(p_change_id bigint) returns integer
+  language plpgsql security definer
+  set search_path = ''
+as $$
+declare
+  v_c public.fixture_result_changes%rowtype;
+  v_f public.fixtures%rowtype;
+  v_headline text;
+  v_n integer;
+begin
+  select * into v_c from public.fixture_result_changes r where r.id = p_change_id;
+  select * into v_f from public.fixtures f where f.id = v_c.fixture_id;
+  v_headline := pg_catalog.format('Result corrected: %s v %s (%s %s, Match Day %s) is now %s (was %s).',
+    v_f.home_team, v_f.away_team, v_f.league, v_f.season, v_f.match_day,
+    private.result_text(v_c.new_status, v_c.new_home_score, v_c.new_away_score),
+    private.result_text(v_c.old_status, v_c.old_home_score, v_c.old_away_score));
+
+  with game as (
+    select b.user_id, b.name,
+           case
+             when b.type = 'knockout' and (b.status, b.knocked_out_on) is distinct from (us.status, us.knocked_out_on) then
+               pg_catalog.format('%s: %s (was %s).', b.name, private.knockout_outcome_text(us.status, us.knocked_out_on),
+                                 private.knockout_outcome_text(b.status, b.knocked_out_on))
+             when b.type = 'season' and b.points <> us.points then
+               pg_catalog.format('%s: %s (was %s).', b.name, private.points_text(us.points), b.points)
+             when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
+               pg_catalog.format('%s: goals %s-%s (was %s-%s).', b.name, us.goals_for, us.goals_against, b.goals_for, b.goals_against)
+           end as line,
+           -- the facts behind the line, compact (a correction can write 100,000 of these)
+           case when b.type = 'knockout'
+                then pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'knockout',
+                       'before', private.knockout_outcome_text(b.status, b.knocked_out_on),
+                       'after', private.knockout_outcome_text(us.status, us.knocked_out_on))
+                else pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'season',
+                       'before', pg_catalog.jsonb_build_array(b.points, b.goals_for, b.goals_against),
+                       'after', pg_catalog.jsonb_build_array(us.points, us.goals_for, us.goals_against)) end as change
+      from pg_temp.result_outcomes_before b
+      join public.user_selections us on us.competition_id = b.competition_id and us.user_id = b.user_id
+  ),
+  scout as (
+    select e.user_id,
+           sum(private.scout_points(p.home_goals, p.away_goals, v_c.old_status, v_c.old_home_score, v_c.old_away_score))::integer as before,
+           sum(private.scout_points(p.home_goals, p.away_goals, v_c.new_status, v_c.new_home_score, v_c.new_away_score))::integer as after
+      from public.scout_predictions p
+      join public.scout_entries e on e.id = p.scout_entry_id
+     where p.fixture_id = v_c.fixture_id
+     group by e.user_id
+  ),
+  lines as (
+    select g.user_id, 0 as ord, g.name, g.line, g.change from game g where g.line is not null
+    union all
+    select s.user_id, 1, 'Scout',
+           pg_catalog.format('Scout: your predictions of this match score %s (was %s).', private.points_text(s.after), s.before),
+           pg_catalog.jsonb_build_object('type', 'scout', 'before', s.before, 'after', s.after)
+      from scout s where s.before <> s.after
+  ),
+  per_player as (
+    select l.user_id,
+           pg_catalog.string_agg(l.line, ' ' order by l.ord, l.name) as text,
+           pg_catalog.jsonb_agg(l.change order by l.ord, l.name) as changes
+      from lines l
+     group by l.user_id
+  ),
+  inserted as (
+    insert into public.notices (user_id, kind, body, params, link, created_at)
+    select pp.user_id, 'result_correction',
+           pg_catalog.left(v_headline || ' ' || pp.text, 3990),
+           -- the match, its old and new score: the change row (public.fixture_result_changes) has them
+           pg_catalog.jsonb_build_object('change_id', v_c.id, 'fixture_id', v_f.id, 'changes', pp.changes),
+           '/notices', public.app_now()
+      from per_player pp
+    returning user_id, body
+  ),
+  pushed as (
+    -- a push carries at most ~1,000 characters (Web Push payloads are small); the notice keeps the whole text
+    insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+    select i.user_id, s.id, 'notice', 'FootyCoach',
+           case when pg_catalog.char_length(i.body) > 1000 then pg_catalog.left(i.body, 960) || ' ... (see Notices)' else i.body end,
+           '/notices', public.app_now()
+      from inserted i
+      join public.profiles p on p.id = i.user_id and p.notifications_enabled
+      join public.push_subscriptions s on s.user_id = i.user_id
+    returning 1
+  )
+  select count(*)::integer into v_n from inserted;
+
+  update public.fixture_result_changes r set notices = v_n where r.id = p_change_id;
+  return v_n;
+end
+$$;
+revoke all on function private.notify_result_correction(bigint) from public, anon, authenticated;
