@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-test-deps.sh
 export WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false WRANGLER_HIDE_BANNER=true NO_UPDATE_NOTIFIER=1
 
-step() { printf '\n== %s ==\n' "$1"; }
+step() { printf '\n== %s (at %ss) ==\n' "$1" "$SECONDS"; }
 # The Worker entry imports the Remix server build, so build before type-checking.
 step "build"
 npx remix vite:build >/dev/null
@@ -21,3 +21,4 @@ step "scheduler Worker tests (workerd, real database, local push services)"
 npx vitest run --config vitest.scheduler.config.ts
 step "browser tests"
 npx playwright test
+printf '\n== all tests passed in %ss ==\n' "$SECONDS"

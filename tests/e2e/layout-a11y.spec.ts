@@ -280,35 +280,60 @@ test("axe: public pages, profile setup and the 404 page", async ({ page, loginAs
   expect(problems, problems.join("\n")).toEqual([]);
 });
 
-test("axe: player pages in their main states", async ({ page, loginAs }) => {
-  test.setTimeout(120_000);
-  const { me, knockout, season, scout } = await arrangeLongData();
-  await loginAs({ email: me.email });
-  const problems = await auditStates(page, [
-    ["dashboard", "/dashboard"],
-    ["competitions", "/competitions"],
-    ["my competitions", "/my-competitions"],
-    ["competition overview", `/competition/${knockout.id}`],
-    ["competition details", `/competition/${knockout.id}?tab=details`],
-    ["competition prizes", `/competition/${knockout.id}?tab=prizes`],
-    ["my selections", `/competition/${knockout.id}?tab=my-selections`],
-    ["manage selections", `/competition/${knockout.id}?tab=manage-selections`],
-    ["unregister confirm", `/competition/${knockout.id}?confirm=unregister`],
-    ["season competition", `/competition/${season.id}`],
-    ["select team", `/select-team/${knockout.id}`],
-    ["knockout leaderboard", `/leaderboard/${knockout.id}`],
-    ["season leaderboard", `/season-leaderboard/${season.id}`],
-    ["scout select", `/scout?competition=${scout.id}`],
-    ["scout leaderboard", `/scout?competition=${scout.id}&tab=leaderboard`],
-    ["scout season leaderboard", `/scout?competition=${scout.id}&tab=leaderboard&view=season`],
-    ["scout my picks", `/scout?competition=${scout.id}&tab=my-picks`],
-    ["scout rules", `/scout?competition=${scout.id}&tab=rules`],
-    ["profile", "/profile"],
-  ]);
-  expect(problems, problems.join("\n")).toEqual([]);
-});
+/**
+ * The player pages' states, in groups of about six: axe takes 2 to 4 seconds a page on this machine, so one test
+ * for all of them ran past its timeout whenever the other worker was busy. Groups run in parallel.
+ */
+type LongData = Awaited<ReturnType<typeof arrangeLongData>>;
+const PLAYER_STATES: [group: string, states: (d: LongData) => [name: string, path: string][]][] = [
+  [
+    "lists and overview",
+    ({ knockout }) => [
+      ["dashboard", "/dashboard"],
+      ["competitions", "/competitions"],
+      ["my competitions", "/my-competitions"],
+      ["competition overview", `/competition/${knockout.id}`],
+      ["competition details", `/competition/${knockout.id}?tab=details`],
+      ["competition prizes", `/competition/${knockout.id}?tab=prizes`],
+    ],
+  ],
+  [
+    "competition tabs, team selection and leaderboards",
+    ({ knockout, season }) => [
+      ["my selections", `/competition/${knockout.id}?tab=my-selections`],
+      ["manage selections", `/competition/${knockout.id}?tab=manage-selections`],
+      ["unregister confirm", `/competition/${knockout.id}?confirm=unregister`],
+      ["season competition", `/competition/${season.id}`],
+      ["select team", `/select-team/${knockout.id}`],
+      ["knockout leaderboard", `/leaderboard/${knockout.id}`],
+      ["season leaderboard", `/season-leaderboard/${season.id}`],
+    ],
+  ],
+  [
+    "Scout and profile",
+    ({ scout }) => [
+      ["scout select", `/scout?competition=${scout.id}`],
+      ["scout leaderboard", `/scout?competition=${scout.id}&tab=leaderboard`],
+      ["scout season leaderboard", `/scout?competition=${scout.id}&tab=leaderboard&view=season`],
+      ["scout my picks", `/scout?competition=${scout.id}&tab=my-picks`],
+      ["scout rules", `/scout?competition=${scout.id}&tab=rules`],
+      ["profile", "/profile"],
+    ],
+  ],
+];
+
+for (const [group, states] of PLAYER_STATES) {
+  test(`axe: player pages in their main states: ${group}`, async ({ page, loginAs }) => {
+    test.setTimeout(120_000);
+    const data = await arrangeLongData();
+    await loginAs({ email: data.me.email });
+    const problems = await auditStates(page, states(data));
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+}
 
 test("axe: admin pages", async ({ page, loginAs }) => {
+  test.setTimeout(120_000);
   await loginAs("admin");
   const { matchDay } = await currentMatchDay();
   const [fixture] = await fixturesOf(matchDay);
