@@ -62,6 +62,12 @@ export type UserCompetitionStatsViewRow = {
 
 // Functions: their arguments (Args) and a row of what they return (Row: set-returning or a row; Result: a scalar).
 
+/** public.accept_feed_result(p_fixture_id bigint) */
+export type AcceptFeedResultArgs = {
+  p_fixture_id: string | number;
+};
+export type AcceptFeedResultResult = string | null;
+
 /** public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) */
 export type AdminCreateCompetitionArgs = {
   p_name: string;
@@ -130,6 +136,21 @@ export type DeletePushSubscriptionResult = string | null;
 /** public.disable_notifications() */
 export type DisableNotificationsArgs = Record<string, never>;
 export type DisableNotificationsResult = string | null;
+
+/** public.feed_competitions(): a set */
+export type FeedCompetitionsArgs = Record<string, never>;
+export type FeedCompetitionsRow = {
+  league: string | null;
+  code: string | null;
+};
+
+/** public.feed_result_key(p_status text, p_home integer, p_away integer) */
+export type FeedResultKeyArgs = {
+  p_status: string;
+  p_home: number;
+  p_away: number;
+};
+export type FeedResultKeyResult = string | null;
 
 /** public.get_eligible_teams(p_competition_id uuid, p_user_id uuid): a set */
 export type GetEligibleTeamsArgs = {
@@ -238,6 +259,12 @@ export type JoinCompetitionArgs = {
 };
 export type JoinCompetitionResult = string | null;
 
+/** public.keep_manual_result(p_fixture_id bigint) */
+export type KeepManualResultArgs = {
+  p_fixture_id: string | number;
+};
+export type KeepManualResultResult = string | null;
+
 /** public.knockout_leaderboard_page(p_competition_id uuid, p_offset integer, p_limit integer): a set */
 export type KnockoutLeaderboardPageArgs = {
   p_competition_id: string;
@@ -261,6 +288,13 @@ export type KnockoutLeaderboardPositionArgs = {
   p_user_id: string;
 };
 export type KnockoutLeaderboardPositionResult = number | null;
+
+/** public.link_feed_league(p_league text, p_season text) */
+export type LinkFeedLeagueArgs = {
+  p_league: string;
+  p_season: string;
+};
+export type LinkFeedLeagueResult = string | null;
 
 /** public.manage_selections(p_competition_id uuid): a set */
 export type ManageSelectionsArgs = {
@@ -316,11 +350,19 @@ export type RegistrationStateArgs = {
 };
 export type RegistrationStateResult = string | null;
 
-/** public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer) */
+/** public.request_feed_sync(p_league text, p_season text) */
+export type RequestFeedSyncArgs = {
+  p_league: string;
+  p_season: string;
+};
+export type RequestFeedSyncResult = string | null;
+
+/** public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) */
 export type SaveFixtureResultArgs = {
   p_fixture_id: string | number;
   p_home_score: number;
   p_away_score: number;
+  p_reason: string;
 };
 export type SaveFixtureResultResult = string | null;
 
@@ -388,10 +430,11 @@ export type SelectionOpenArgs = {
 };
 export type SelectionOpenResult = boolean | null;
 
-/** public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean) */
+/** public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) */
 export type SetFixturePostponedArgs = {
   p_fixture_id: string | number;
   p_postponed: boolean;
+  p_reason: string;
 };
 export type SetFixturePostponedResult = string | null;
 
@@ -402,6 +445,13 @@ export type SetPlayerSelectionArgs = {
   p_team: string;
 };
 export type SetPlayerSelectionResult = string | null;
+
+/** public.unlink_feed_league(p_league text, p_season text) */
+export type UnlinkFeedLeagueArgs = {
+  p_league: string;
+  p_season: string;
+};
+export type UnlinkFeedLeagueResult = string | null;
 
 /** public.unregister_competition(p_competition_id uuid) */
 export type UnregisterCompetitionArgs = {
