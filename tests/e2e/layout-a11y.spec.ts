@@ -232,12 +232,26 @@ test.describe("a phone 390 px wide", () => {
 // ---------------------------------------------------------------------------------------------------------
 // Items 1 and 9: axe on every page state, both viewports
 
+/**
+ * axe in the page itself (legacy mode: our pages have no frames, so the partial runs and the extra blank page of the
+ * frame-aware mode only cost time), reporting violations only (passes and incomplete results are not collected).
+ */
+const axe = (page: Page) => new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ["violations"] });
+
 /** The serious and critical violations axe finds on the page, one readable line each (rule, targets). */
 async function axeProblems(page: Page, state: string): Promise<string[]> {
   // Measure the settled page: mid-way through an entrance animation (the consent banner slides and fades in)
   // colours are still blended with the background and axe would report contrast no one sees once it ends.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  // Finite animations only: an endless one (a pulsing urgent countdown) never finishes.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ),
+  );
+  const { violations } = await axe(page).analyze();
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${state}: ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
@@ -253,16 +267,21 @@ async function auditStates(page: Page, states: [name: string, path: string, stat
   return problems;
 }
 
-test("axe: public pages, profile setup and the 404 page", async ({ page, loginAs }) => {
-  test.setTimeout(90_000); // eleven page states, each loaded and audited
+test("axe: public pages", async ({ page }) => {
+  test.setTimeout(120_000);
   const problems = await auditStates(page, [
     ["home", "/"],
     ["log in", "/login"],
     ["sign up", "/signup"],
     ["forgot password", "/forgot-password"],
     ["reset password without a token", "/reset-password"],
-    ["confirm email without a token", "/confirm-email"],
-    ["confirm email with a used or unknown link", `/confirm-email?token=${"x".repeat(43)}`],
+  ]);
+  expect(problems, problems.join("\n")).toEqual([]);
+});
+
+test("axe: terms, privacy, the 404 page and profile setup", async ({ page, loginAs }) => {
+  test.setTimeout(120_000);
+  const problems = await auditStates(page, [
     ["terms", "/terms"],
     ["privacy", "/privacy"],
     ["404", "/no-such-page", 404],
@@ -271,7 +290,7 @@ test("axe: public pages, profile setup and the 404 page", async ({ page, loginAs
   for (const path of ["/terms", "/privacy", "/no-such-page"]) {
     await page.goto(path);
     await expect(page.getByRole("main"), path).toHaveCount(1);
-    const { violations } = await new AxeBuilder({ page }).withRules(["landmark-one-main", "region"]).analyze();
+    const { violations } = await axe(page).withRules(["landmark-one-main", "region"]).analyze();
     problems.push(...violations.map((v) => `${path}: ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`));
   }
   const account = await createAccount(db(), { password: E2E.password });
