@@ -252,6 +252,25 @@ export type HandleReferralSignupArgs = {
 };
 export type HandleReferralSignupResult = boolean | null;
 
+/** public.if_it_ended_now(p_competition_id uuid): a set */
+export type IfItEndedNowArgs = {
+  p_competition_id: string;
+};
+export type IfItEndedNowRow = {
+  competition_id: string | null;
+  competition_type: string | null;
+  match_day: number | null;
+  team: string | null;
+  opponent: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+  outcome: string | null;
+  points: number | null;
+  still_in: number | null;
+  remaining: number | null;
+};
+
 /** public.join_competition(p_competition_id uuid, p_registration_key text) */
 export type JoinCompetitionArgs = {
   p_competition_id: string;
@@ -306,6 +325,17 @@ export type ManageSelectionsRow = {
   membership_status: string | null;
   has_selection: boolean | null;
   current_selection: string | null;
+};
+
+/** public.match_day_pick_shares(p_competition_id uuid): a set */
+export type MatchDayPickSharesArgs = {
+  p_competition_id: string;
+};
+export type MatchDayPickSharesRow = {
+  team: string | null;
+  picks: number | null;
+  share: number | null;
+  total: number | null;
 };
 
 /** public.matchday_closed(p_league text, p_season text, p_match_day integer) */
@@ -429,6 +459,15 @@ export type SelectionOpenArgs = {
   p_match_day: number;
 };
 export type SelectionOpenResult = boolean | null;
+
+/** public.set_fixture_live_score(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_status text) */
+export type SetFixtureLiveScoreArgs = {
+  p_fixture_id: string | number;
+  p_home_score: number;
+  p_away_score: number;
+  p_status: string;
+};
+export type SetFixtureLiveScoreResult = string | null;
 
 /** public.set_fixture_postponed(p_fixture_id bigint, p_postponed boolean, p_reason text) */
 export type SetFixturePostponedArgs = {
