@@ -15,5 +15,7 @@ declare module "@remix-run/cloudflare" {
     hasSessionCookie(): Promise<boolean>;
     clientAddress: string;
     waitUntil(promise: Promise<unknown>): void;
+    /** After a committed change of these match days' fixtures: tell their live pages (decision 022; after the answer). */
+    notifyLive(keys: { league: string; season: string; matchDay: number }[]): void;
   }
 }

@@ -1,8 +1,11 @@
+import type { LiveMatchDay } from "../workers/web/live";
 import { z } from "zod";
 
 /** The Worker's bindings, as wrangler.toml, .dev.vars and `wrangler secret` provide them. */
 export interface Bindings {
   HYPERDRIVE: Hyperdrive;
+  /** The live match-day Durable Objects (workers/web/live.ts, decision 022); optional so tools without it still run. */
+  LIVE?: DurableObjectNamespace<LiveMatchDay>;
   ASSETS?: Fetcher;
   ENVIRONMENT?: string;
   SESSION_SECRET?: string;

@@ -189,7 +189,20 @@ export interface PostponeInput {
   reason: string | null;
 }
 
-export type ActionResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+/** A match day (league, season, match day): the key of its live page updates (decision 022). */
+export interface MatchDayKey {
+  league: string;
+  season: string;
+  matchDay: number;
+}
+
+export type ActionResult = { ok: true; message: string; changed?: MatchDayKey } | { ok: false; status: number; message: string };
+
+/** The fixture's match day, read in the write's own statement (no extra round trip). */
+type WithKey = { league: string | null; season: string | null; match_day: number | null };
+function keyOf(row: WithKey | undefined): MatchDayKey | undefined {
+  return row?.league && row.season && row.match_day !== null ? { league: row.league, season: row.season, matchDay: row.match_day } : undefined;
+}
 
 /** A database error turned into the message an admin sees (never a stack trace). */
 export function failure(error: unknown, fallback: string): ActionResult {
@@ -208,12 +221,13 @@ export async function saveResult(db: Db, userId: string, input: SaveResultInput)
     const rows = await db.asUser(
       userId,
       (sql) =>
-        sql<
-          { code: string }[]
-        >`select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int, ${input.reason}::text) as code`,
+        sql<({ code: string } & WithKey)[]>`
+          select public.save_fixture_result(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int, ${input.reason}::text) as code,
+                 f.league, f.season, f.match_day
+            from (select 1) x left join public.fixtures f on f.id = ${input.fixtureId}::bigint`,
     );
     const code = rows[0]?.code;
-    if (code === "saved") return { ok: true, message: "Result saved." };
+    if (code === "saved") return { ok: true, message: "Result saved.", changed: keyOf(rows[0]) };
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };
     return { ok: false, status: 400, message: "Failed to save result." };
   } catch (error) {
@@ -226,13 +240,41 @@ export async function setPostponed(db: Db, userId: string, input: PostponeInput)
     const rows = await db.asUser(
       userId,
       (sql) =>
-        sql<
-          { code: string }[]
-        >`select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}, ${input.reason}::text) as code`,
+        sql<({ code: string } & WithKey)[]>`
+          select public.set_fixture_postponed(${input.fixtureId}::bigint, ${input.postponed}, ${input.reason}::text) as code,
+                 f.league, f.season, f.match_day
+            from (select 1) x left join public.fixtures f on f.id = ${input.fixtureId}::bigint`,
     );
     const code = rows[0]?.code;
     if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };
-    return { ok: true, message: input.postponed ? "Fixture postponed." : "Postponement undone." };
+    return { ok: true, message: input.postponed ? "Fixture postponed." : "Postponement undone.", changed: keyOf(rows[0]) };
+  } catch (error) {
+    return failure(error, "Failed to update fixture.");
+  }
+}
+
+/** A running score entered by an admin (the Results page's "Live score"), or cleared: never a result. */
+export interface LiveScoreInput {
+  fixtureId: string;
+  homeScore: number | null;
+  awayScore: number | null;
+  /** IN_PLAY, PAUSED (half-time) or null to clear the live score. */
+  liveStatus: "IN_PLAY" | "PAUSED" | null;
+}
+
+export async function setLiveScore(db: Db, userId: string, input: LiveScoreInput): Promise<ActionResult> {
+  try {
+    const rows = await db.asUser(
+      userId,
+      (sql) =>
+        sql<({ code: string } & WithKey)[]>`
+          select public.set_fixture_live_score(${input.fixtureId}::bigint, ${input.homeScore}::int, ${input.awayScore}::int, ${input.liveStatus}::text) as code,
+                 f.league, f.season, f.match_day
+            from (select 1) x left join public.fixtures f on f.id = ${input.fixtureId}::bigint`,
+    );
+    const code = rows[0]?.code;
+    if (code === "not_found") return { ok: false, status: 404, message: "Fixture not found." };
+    return { ok: true, message: input.liveStatus ? "Live score saved." : "Live score cleared.", changed: keyOf(rows[0]) };
   } catch (error) {
     return failure(error, "Failed to update fixture.");
   }

@@ -7,7 +7,7 @@ import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 import { endRefusedWrite, formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { loadResults, REASON_MAX, saveResult, setPostponed } from "~/models/fixtures.server";
+import { loadResults, REASON_MAX, saveResult, setLiveScore, setPostponed, type ActionResult } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 import { z } from "zod";
 
@@ -44,6 +44,29 @@ const PostponeSchema = z.object({
   postponed: z.enum(["true", "false"]).transform((v) => v === "true"),
   reason,
 });
+
+const LiveScoreSchema = z
+  .object({
+    fixtureId: z.string().regex(/^\d{1,15}$/, "Fixture not found."),
+    liveStatus: z.enum(["IN_PLAY", "PAUSED", "clear"], { error: "Unknown live state." }),
+    homeScore: z.string().optional(),
+    awayScore: z.string().optional(),
+  })
+  .transform((v, ctx) => {
+    if (v.liveStatus === "clear") return { fixtureId: v.fixtureId, liveStatus: null, homeScore: null, awayScore: null };
+    const home = score.safeParse(v.homeScore ?? "");
+    const away = score.safeParse(v.awayScore ?? "");
+    if (!home.success || !away.success) {
+      ctx.addIssue({ code: "custom", message: SCORE_MESSAGE, path: [home.success ? "awayScore" : "homeScore"] });
+      return z.NEVER;
+    }
+    return { fixtureId: v.fixtureId, liveStatus: v.liveStatus, homeScore: home.data, awayScore: away.data };
+  });
+
+/** After a committed change: the live pages of that match day revalidate (decision 022), after the answer. */
+function tellLivePages(context: AppLoadContext, result: ActionResult) {
+  if (result.ok && result.changed) context.notifyLive([result.changed]);
+}
 
 function oneOf<T extends string>(value: string | null, list: readonly T[], fallback: T): T {
   return value !== null && (list as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -98,6 +121,7 @@ async function saveResultAction({ form, user, context }: Ctx) {
     return invalid({}, result.message, result.status, { intent, fixtureId });
   }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
+  tellLivePages(context, result);
   return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
@@ -112,6 +136,22 @@ async function postponeAction({ form, user, context }: Ctx) {
     return invalid({}, result.message, result.status, { intent, fixtureId });
   }
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
+  tellLivePages(context, result);
+  return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
+}
+
+async function liveScoreAction({ form, user, context }: Ctx) {
+  const intent = "live-score";
+  const fixtureId = formFields(form).fixtureId ?? "";
+  const parsed = parseForm(form, LiveScoreSchema);
+  if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, fixtureId });
+  const result = await setLiveScore(context.db, user.id, parsed.data);
+  if (!result.ok) {
+    await endRefusedWrite(context.db);
+    return invalid({}, result.message, result.status, { intent, fixtureId });
+  }
+  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
+  tellLivePages(context, result);
   return redirectWithToast(context.env, resultsBack(form.get("returnTo")), { type: "success", message: result.message });
 }
 
@@ -127,6 +167,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return saveResultAction({ form, user, context });
     case "postpone":
       return postponeAction({ form, user, context });
+    case "live-score":
+      return liveScoreAction({ form, user, context });
     default:
       return unknownIntent();
   }

@@ -34,6 +34,11 @@ async function uploadCsvAction({ form, user, context }: Ctx) {
   try {
     const saved = await upsertFixtureRows(context.db, user.id, parsed.rows);
     await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
+    // the saved rows' match days: their live pages revalidate (decision 022), after the answer
+    const refused = new Set(saved.failed.map((f) => f.line));
+    context.notifyLive(
+      parsed.rows.filter((r) => !refused.has(r.line)).map((r) => ({ league: r.league, season: r.season, matchDay: r.match_day })),
+    );
     const failed = [...parsed.errors, ...saved.failed].sort((a, b) => a.line - b.line);
     return data<UploadResult>({ intent, ok: true, message: uploadSummary(saved.succeeded, failed.length), failed });
   } catch (error) {

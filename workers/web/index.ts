@@ -7,6 +7,9 @@ import { readClock } from "../../app/clock.server";
 import { requestSession } from "../../app/session.server";
 import { isCrossSiteMutation } from "../../app/lib/origin";
 import { functionsApp } from "../../functions/app";
+import { liveObjectName, LIVE_USER_HEADER, LiveMatchDay, type LiveKey } from "./live";
+
+export { LiveMatchDay };
 
 const handleRemix = createRequestHandler(build as unknown as ServerBuild);
 
@@ -43,6 +46,63 @@ function misconfigured(request: Request, error: InvalidConfiguration): Response 
   });
 }
 
+/** GET /live?league=..&season=..&md=.. with Upgrade: websocket (decision 022): a signed-in player's socket. */
+async function liveSocket(
+  request: Request,
+  bindings: Bindings,
+  session: ReturnType<typeof requestSession>,
+  db: ReturnType<typeof createDb>,
+): Promise<Response> {
+  const plain = (body: string, status: number) => new Response(body, { status, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+  if (request.method !== "GET") return plain("Method not allowed.", 405);
+  if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return plain("Expected a WebSocket upgrade.", 426);
+  // A page of another site must not open a socket on the player's cookie.
+  const origin = request.headers.get("Origin");
+  const url = new URL(request.url);
+  if (origin !== null && origin !== url.origin) return plain("Cross-site request refused.", 403);
+  const key = parseLiveKey(url.searchParams);
+  if (!key) return plain("Unknown match day.", 400);
+  let user: Awaited<ReturnType<typeof session.user>>;
+  try {
+    user = await session.user(); // no cookie: null without asking the database
+  } catch {
+    return plain("The service is temporarily unavailable.", 503);
+  } finally {
+    await db.finish().catch(() => {});
+  }
+  if (!user) return plain("Sign in first.", 401);
+  if (!bindings.LIVE) return plain("Live updates are not available.", 503);
+  const stub = bindings.LIVE.get(bindings.LIVE.idFromName(liveObjectName(key.league, key.season, key.matchDay)));
+  const headers = new Headers(request.headers);
+  headers.set(LIVE_USER_HEADER, user.id);
+  return stub.fetch(new Request(request.url, { method: "GET", headers }));
+}
+
+function parseLiveKey(q: URLSearchParams): LiveKey | null {
+  const league = (q.get("league") ?? "").trim();
+  const season = q.get("season") ?? "";
+  const md = Number(q.get("md"));
+  if (!league || league.length > 60 || !/^\d{4}\/\d{2}$/.test(season) || !Number.isInteger(md) || md < 1 || md > 99) return null;
+  return { league, season, matchDay: md };
+}
+
+/** Tells the live objects of these match days that a committed write changed them (after the answer). */
+function liveNotifier(bindings: Bindings, ctx: ExecutionContext) {
+  return (keys: LiveKey[]) => {
+    const live = bindings.LIVE;
+    if (!live) return;
+    const names = new Set(keys.map((k) => liveObjectName(k.league, k.season, k.matchDay)));
+    for (const name of names) {
+      ctx.waitUntil(
+        live
+          .get(live.idFromName(name))
+          .notify()
+          .catch((error: unknown) => console.error("live notify failed:", (error as Error)?.message ?? error)),
+      );
+    }
+  };
+}
+
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
     // Every mutation must come from our own pages: a cross-site form post is refused before any work.
@@ -61,6 +121,7 @@ export default {
 
     const session = requestSession(request, env, db);
     const url = new URL(request.url);
+    if (url.pathname === "/live") return liveSocket(request, bindings, session, db);
     if (url.pathname.startsWith("/functions/v1/")) {
       let answer: Response;
       try {
@@ -87,6 +148,7 @@ export default {
       hasSessionCookie: session.hasCookie,
       clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
       waitUntil: (p) => ctx.waitUntil(p),
+      notifyLive: liveNotifier(bindings, ctx),
     };
     let response: Response;
     try {

@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { ClearLiveScoreForm, LiveScoreForm } from "~/components/admin/LiveScoreForm";
 import { useId } from "react";
 import { SelectField } from "~/components/Field";
 import { usePending } from "~/components/usePending";
@@ -188,6 +189,12 @@ function FixtureRow({ fixture: f, editing, here, action, error }: FixtureRowProp
           </Form>
         ) : null}
       </div>
+      {!hasResult && !postponed ? (
+        <div className="admin-live">
+          <LiveScoreForm fixture={f} here={here} action={action} />
+          <ClearLiveScoreForm fixture={f} here={here} action={action} />
+        </div>
+      ) : null}
       {f.lastChange ? <LastChange change={f.lastChange} /> : null}
       {error ? (
         <div className="field-error" role="alert">

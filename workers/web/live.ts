@@ -1,0 +1,119 @@
+import { DurableObject } from "cloudflare:workers";
+
+/**
+ * The live match day (decision 022): one Durable Object per league, season and match day (`liveObjectName`),
+ * holding the WebSockets of the pages that show that match day, with the hibernation API (the object leaves
+ * memory between changes; the sockets stay open).
+ *
+ * It carries no data: on each change it broadcasts `{seq, kind: "changed"}` and the page revalidates its loader,
+ * which reads under row-level security, so a socket only ever learns "something changed", never what another
+ * player may not see. The sequence number lives in the object's storage (it survives hibernation and eviction);
+ * a socket's user id is its attachment (serializeAttachment), which survives hibernation too. A client that
+ * reconnects or sees a gap sends `{resync: lastSeq}` and gets `{seq, kind: "resync", changed}`.
+ * The object never touches the database; it is told by the Worker that committed a change (`notify`).
+ */
+
+/** A match day: the key of one live object. */
+export interface LiveKey {
+  league: string;
+  season: string;
+  matchDay: number;
+}
+
+export interface LiveAttachment {
+  userId: string;
+  connectedAt: number;
+}
+
+export type LiveMessage =
+  | { seq: number; kind: "hello" }
+  | { seq: number; kind: "changed" }
+  | { seq: number; kind: "resync"; changed: boolean };
+
+/** The header the web Worker sets after checking the session; the object trusts only its own Worker. */
+export const LIVE_USER_HEADER = "X-FootyCoach-Live-User";
+
+/** At most this many sockets per object (one match day of one league); more are refused with 503. */
+export const MAX_SOCKETS = 20_000;
+
+const SEQ_KEY = "seq";
+
+export function liveObjectName(league: string, season: string, matchDay: number): string {
+  return JSON.stringify([league, season, matchDay]);
+}
+
+export class LiveMatchDay extends DurableObject {
+  private async currentSeq(): Promise<number> {
+    return (await this.ctx.storage.get<number>(SEQ_KEY)) ?? 0;
+  }
+
+  /** The WebSocket upgrade, forwarded by the web Worker after it checked the session (GET /live). */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("Expected a WebSocket upgrade.", { status: 426 });
+    }
+    const userId = request.headers.get(LIVE_USER_HEADER);
+    if (!userId) return new Response("Sign in first.", { status: 401 });
+    if (this.ctx.getWebSockets().length >= MAX_SOCKETS) return new Response("Too many connections.", { status: 503 });
+
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [userId]);
+    server.serializeAttachment({ userId, connectedAt: Date.now() } satisfies LiveAttachment);
+    // A keep-alive answered without waking the object.
+    this.ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+    server.send(JSON.stringify({ seq: await this.currentSeq(), kind: "hello" } satisfies LiveMessage));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** A committed change of this match day (a score, a status): the next sequence number, sent to every socket. */
+  async notify(): Promise<number> {
+    const seq = (await this.currentSeq()) + 1;
+    await this.ctx.storage.put(SEQ_KEY, seq);
+    const message = JSON.stringify({ seq, kind: "changed" } satisfies LiveMessage);
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        ws.send(message);
+      } catch {
+        // a socket closing as we send: it reconnects and resyncs
+      }
+    }
+    return seq;
+  }
+
+  /** The open sockets' users (for tests and diagnostics): what hibernation keeps. */
+  async connections(): Promise<LiveAttachment[]> {
+    return this.ctx.getWebSockets().map((ws) => ws.deserializeAttachment() as LiveAttachment);
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (typeof message !== "string" || message.length > 200) return;
+    let body: unknown;
+    try {
+      body = JSON.parse(message);
+    } catch {
+      return;
+    }
+    const last = (body as { resync?: unknown } | null)?.resync;
+    if (typeof last !== "number" || !Number.isInteger(last)) return;
+    const seq = await this.currentSeq();
+    ws.send(JSON.stringify({ seq, kind: "resync", changed: seq !== last } satisfies LiveMessage));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 cannot be sent back; answer the close with a normal one.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closed");
+    } catch {
+      // already closed
+    }
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1011, "error");
+    } catch {
+      // already closed
+    }
+  }
+}
