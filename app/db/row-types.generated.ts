@@ -259,7 +259,10 @@ export type IfItEndedNowArgs = {
 export type IfItEndedNowRow = {
   competition_id: string | null;
   competition_type: string | null;
+  league: string | null;
+  season: string | null;
   match_day: number | null;
+  in_play: boolean | null;
   team: string | null;
   opponent: string | null;
   team_goals: number | null;

@@ -15,6 +15,8 @@ import {
 } from "~/models/competition-rows.server";
 import { currentFixturesQuery, FIXTURE_COLUMNS, normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
 import { currentPickQuery } from "~/models/selections.server";
+import { liveFixturesQuery, liveLinesQuery, pickSharesQuery, toLiveFixtures, toLiveLines, toPickShares } from "~/models/live.server";
+import type { LiveFixture, LiveLine, PickShare } from "~/lib/live";
 
 export const PLAYERS_PAGE_SIZE = 10;
 export const STANDINGS_SIZE = 10;
@@ -59,6 +61,8 @@ export interface CompetitionDetail {
    * empty. The team itself only after the deadline (selectionHidden before it).
    */
   manageRows: PlayerRow[];
+  /** The live match day (decision 022): the player's provisional line, the fixtures in play, the revealed picks. */
+  live: { line: LiveLine | null; fixtures: LiveFixture[]; shares: PickShare[] };
 }
 
 /** Manage Selections is the competition creator's and admins' (set_player_selection decides again in SQL). */
@@ -101,54 +105,70 @@ export async function getCompetitionDetail(
 ): Promise<CompetitionDetail | null> {
   const { offset } = pageWindow(playersPage, PLAYERS_PAGE_SIZE);
   return db.asUser(me, async (sql) => {
-    const [competitionRows, membershipRows, pickRows, historyRows, playerRows, seasonRows, knockoutRows, fixtureRows, manageRows] =
-      await Promise.all([
-        competitionInfoQuery(sql, competitionId),
-        sql<
-          NotNull<
-            Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status">,
-            "membership_status" | "selection_status"
-          >[]
-        >`
+    const [
+      competitionRows,
+      membershipRows,
+      pickRows,
+      historyRows,
+      playerRows,
+      seasonRows,
+      knockoutRows,
+      fixtureRows,
+      manageRows,
+      liveLineRows,
+      liveFixtureRows,
+      shareRows,
+    ] = await Promise.all([
+      competitionInfoQuery(sql, competitionId),
+      sql<
+        NotNull<
+          Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status">,
+          "membership_status" | "selection_status"
+        >[]
+      >`
           select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.user_id = ${me}`,
-        currentPickQuery(sql, competitionId, me),
-        // team_selections' match_day, selected_team and created_at are NOT NULL; the fixture columns as FIXTURE_COLUMNS.
-        sql.unsafe<({ matchDay: number; team: string; createdAt: Date } & Record<string, unknown>)[]>(
-          `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
+      currentPickQuery(sql, competitionId, me),
+      // team_selections' match_day, selected_team and created_at are NOT NULL; the fixture columns as FIXTURE_COLUMNS.
+      sql.unsafe<({ matchDay: number; team: string; createdAt: Date } & Record<string, unknown>)[]>(
+        `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
              from public.team_selections ts
              join public.fixtures f on f.id = ts.fixture_id
             where ts.competition_id = $1 and ts.user_id = $2
             order by ts.created_at, ts.match_day`,
-          [competitionId, me],
-        ),
-        sql<PlayerColumns[]>`
+        [competitionId, me],
+      ),
+      sql<PlayerColumns[]>`
           select v.user_id, v.username, v.membership_status, v.joined_match_day, v.knocked_out_on
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId}
            order by lower(v.username), v.user_id
            limit ${PLAYERS_PAGE_SIZE} offset ${offset}`,
-        sql<SeasonStandingColumns[]>`
+      sql<SeasonStandingColumns[]>`
           select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.competition_type = 'season'
            order by v.rank nulls last, lower(v.username), v.user_id
            limit ${STANDINGS_SIZE}`,
-        sql<KnockoutStandingColumns[]>`
+      sql<KnockoutStandingColumns[]>`
           select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
             from public.competitions c
            cross join lateral public.knockout_leaderboard_page(c.id, 0, ${STANDINGS_SIZE}) as k
            where c.id = ${competitionId} and c.type = 'knockout'
            order by k.position`,
-        currentFixturesQuery(sql, competitionId),
-        // Rows only for the creator and admins; before the deadline "picked or not", never the team.
-        sql<ManageColumns[]>`
+      currentFixturesQuery(sql, competitionId),
+      // Rows only for the creator and admins; before the deadline "picked or not", never the team.
+      sql<ManageColumns[]>`
           select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection,
                  (m.has_selection and m.current_selection is null) as selection_hidden
             from public.manage_selections(${competitionId}) m
            order by lower(m.username), m.user_id`,
-      ]);
+      // the live match day, in the same batch (decision 022)
+      liveLinesQuery(sql, competitionId),
+      liveFixturesQuery(sql, competitionId),
+      pickSharesQuery(sql, competitionId),
+    ]);
 
     const c = competitionRows[0];
     if (!c) return null;
@@ -176,6 +196,7 @@ export async function getCompetitionDetail(
       knockoutStandings: knockoutRows.map(toKnockoutStanding),
       fixtures: normaliseFixtures(fixtureRows),
       manageRows: manageRows.map(playerRow),
+      live: { line: toLiveLines(liveLineRows)[0] ?? null, fixtures: toLiveFixtures(liveFixtureRows), shares: toPickShares(shareRows) },
     };
   });
 }

@@ -1,5 +1,7 @@
 import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
+import type { LiveLine } from "~/lib/live";
+import { liveLinesQuery, toLiveLines } from "~/models/live.server";
 
 interface UpcomingCompetition {
   id: string;
@@ -38,6 +40,8 @@ interface Dashboard {
   upcoming: UpcomingCompetition[];
   registered: RegisteredCompetition[];
   privateCompetitions: PrivateCompetition[];
+  /** "If it ended now" for each of the player's competitions being played (decision 022). */
+  live: LiveLine[];
 }
 
 interface UpcomingRow extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility"> {
@@ -78,7 +82,7 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
  */
 export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   return db.asUser(userId, async (sql) => {
-    const [upcoming, registered, privates] = await Promise.all([
+    const [upcoming, registered, privates, liveRows] = await Promise.all([
       sql<UpcomingRow[]>`
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
                public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
@@ -100,6 +104,8 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
           from public.competitions c
          where c.created_by = ${userId} and c.visibility = 'private'
          order by c.created_at desc`,
+      // the live match day, in the same batch (decision 022)
+      liveLinesQuery(sql, null),
     ]);
     return {
       upcoming: upcoming.map((r) => ({
@@ -136,6 +142,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         registrationStatus: r.registration_status,
         registrationKey: r.registration_key,
       })),
+      live: toLiveLines(liveRows),
     };
   });
 }

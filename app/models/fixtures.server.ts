@@ -201,7 +201,9 @@ export type ActionResult = { ok: true; message: string; changed?: MatchDayKey } 
 /** The fixture's match day, read in the write's own statement (no extra round trip). */
 type WithKey = { league: string | null; season: string | null; match_day: number | null };
 function keyOf(row: WithKey | undefined): MatchDayKey | undefined {
-  return row?.league && row.season && row.match_day !== null ? { league: row.league, season: row.season, matchDay: row.match_day } : undefined;
+  return row?.league && row.season && row.match_day !== null
+    ? { league: row.league, season: row.season, matchDay: row.match_day }
+    : undefined;
 }
 
 /** A database error turned into the message an admin sees (never a stack trace). */

@@ -7,6 +7,8 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
+import { useLive } from "~/lib/use-live";
 import { z } from "zod";
 import { competitionNotFound } from "~/lib/competition-not-found";
 import { CompetitionStandings } from "~/components/competition/CompetitionStandings";
@@ -108,6 +110,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       postponed: s.fixture.status === "postponed",
     })),
     players: detail.players,
+    live: detail.live,
+    // the page listens for changes of its current match day while the competition is played (decision 022)
+    liveKey: c.status === "active" ? { league: c.league, season: c.season, matchDay: c.currentMatchDay } : null,
     playersPage,
     playersPageCount: pageCount(c.playerCount, PLAYERS_PAGE_SIZE),
     seasonStandings: detail.seasonStandings,
@@ -188,6 +193,7 @@ export default function CompetitionDetailPage() {
   const c = d.competition;
   const message = refusal?.message || null;
   const fromManage = refusal?.intent === "set-selection";
+  useLive(d.liveKey ? [d.liveKey] : []);
 
   return (
     <div className="container competition-detail">
@@ -210,6 +216,8 @@ export default function CompetitionDetailPage() {
           </p>
         </section>
       ) : null}
+
+      <LiveMatchDayPanel line={d.live.line} fixtures={d.live.fixtures} shares={d.live.shares} />
 
       <SectionTabs
         tabs={d.tabs}

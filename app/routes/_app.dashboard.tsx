@@ -13,6 +13,8 @@ import { todayIn } from "~/lib/validation";
 import { ordinal } from "~/lib/ordinal";
 import { StatusBadge, TypeBadge } from "~/components/Badges";
 import { playerCount } from "~/lib/player-count";
+import { DashboardLiveLines } from "~/components/LiveMatchDay";
+import { useLive } from "~/lib/use-live";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | FootyCoach" }];
 export const links: LinksFunction = () => [
@@ -51,11 +53,16 @@ const dash = "–";
 export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();
   const registered = data.registered;
+  // listens for the match days being played (decision 022): a change revalidates this page
+  useLive(data.live);
+  const names = Object.fromEntries(registered.map((r) => [r.id, r.name]));
   return (
     <div className="container dashboard">
       <header className="page-header">
         <h1>Dashboard</h1>
       </header>
+
+      <DashboardLiveLines lines={data.live} names={names} />
 
       <section className="dashboard-section" aria-labelledby="upcoming-heading">
         <header>

@@ -1015,22 +1015,26 @@ revoke all on function private.pick_outcome_now(text, public.fixtures) from publ
 grant execute on function private.pick_outcome_now(text, public.fixtures) to authenticated, service_role;
 
 -- "If it ended now" for the caller, one row per competition of theirs (all, or p_competition_id) whose current
--- match day is being played: its deadline has passed, it is not processed yet, and at least one of its fixtures
--- is in play or complete. The rules are process_competition's, applied to the live and final scores:
+-- match day is being played: its deadline has passed and it is not processed yet; in_play says whether one of its
+-- fixtures is in play or complete (pages show the provisional view only then, and listen for changes from the
+-- deadline on). The rules are process_competition's, applied to the live and final scores:
 -- knockout: a win or a postponed fixture -> through; a draw, a loss or no pick -> out; if every remaining player
 -- would be out, nobody is (rolled_over). A pick whose match has not started counts as not out yet (waiting).
 -- season: points 3/1/0 for the pick's win/draw/loss, nothing otherwise. still_in / remaining: knockout players
 -- through (or waiting) if it ended now / active before the match day. Only the caller's own line and counts leave
 -- this function (no other player's pick).
 create function private.if_it_ended_now(p_competition_id uuid default null)
-  returns table (competition_id uuid, competition_type text, match_day integer, team text, opponent text,
-                 team_goals integer, opponent_goals integer, fixture_state text, outcome text, points integer,
-                 still_in integer, remaining integer)
+  returns table (competition_id uuid, competition_type text, league text, season text, match_day integer,
+                 in_play boolean, team text, opponent text, team_goals integer, opponent_goals integer,
+                 fixture_state text, outcome text, points integer, still_in integer, remaining integer)
   language sql stable security definer
   set search_path = ''
 as $$
   with c as (
-    select c.id, c.type, c.league, c.season, c.current_match_day as md, me.status as my_status
+    select c.id, c.type, c.league, c.season, c.current_match_day as md, me.status as my_status,
+           exists (select 1 from public.fixtures f
+                    where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+                      and (f.live_status is not null or f.status = 'complete')) as in_play
       from public.competitions c
       join public.user_selections me on me.competition_id = c.id and me.user_id = (select auth.uid())
      where (p_competition_id is null or c.id = p_competition_id)
@@ -1038,9 +1042,6 @@ as $$
        and public.matchday_deadline_passed(c.league, c.season, c.current_match_day)
        and not exists (select 1 from public.competition_matchday_results r
                         where r.competition_id = c.id and r.match_day = c.current_match_day)
-       and exists (select 1 from public.fixtures f
-                    where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
-                      and (f.live_status is not null or f.status = 'complete'))
   ),
   p as (
     select c.id as competition_id, us.user_id, us.status, ts.selected_team as team, f as fx,
@@ -1062,7 +1063,7 @@ as $$
      where p.status = 'active'
      group by p.competition_id
   )
-  select c.id, c.type, c.md, p.team,
+  select c.id, c.type, c.league, c.season, c.md, c.in_play, p.team,
          case when p.team = (p.fx).home_team then (p.fx).away_team else (p.fx).home_team end,
          case when (p.fx).status = 'complete' then
                 case when p.team = (p.fx).home_team then (p.fx).home_score else (p.fx).away_score end
@@ -1093,9 +1094,9 @@ revoke all on function private.if_it_ended_now(uuid) from public, anon, authenti
 grant execute on function private.if_it_ended_now(uuid) to authenticated, service_role;
 
 create function public.if_it_ended_now(p_competition_id uuid default null)
-  returns table (competition_id uuid, competition_type text, match_day integer, team text, opponent text,
-                 team_goals integer, opponent_goals integer, fixture_state text, outcome text, points integer,
-                 still_in integer, remaining integer)
+  returns table (competition_id uuid, competition_type text, league text, season text, match_day integer,
+                 in_play boolean, team text, opponent text, team_goals integer, opponent_goals integer,
+                 fixture_state text, outcome text, points integer, still_in integer, remaining integer)
   language sql stable
   set search_path = ''
 as $$

@@ -53,7 +53,8 @@ async function liveSocket(
   session: ReturnType<typeof requestSession>,
   db: ReturnType<typeof createDb>,
 ): Promise<Response> {
-  const plain = (body: string, status: number) => new Response(body, { status, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+  const plain = (body: string, status: number) =>
+    new Response(body, { status, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
   if (request.method !== "GET") return plain("Method not allowed.", 405);
   if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return plain("Expected a WebSocket upgrade.", 426);
   // A page of another site must not open a socket on the player's cookie.

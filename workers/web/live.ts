@@ -26,9 +26,7 @@ export interface LiveAttachment {
 }
 
 export type LiveMessage =
-  | { seq: number; kind: "hello" }
-  | { seq: number; kind: "changed" }
-  | { seq: number; kind: "resync"; changed: boolean };
+  { seq: number; kind: "hello" } | { seq: number; kind: "changed" } | { seq: number; kind: "resync"; changed: boolean };
 
 /** The header the web Worker sets after checking the session; the object trusts only its own Worker. */
 export const LIVE_USER_HEADER = "X-FootyCoach-Live-User";

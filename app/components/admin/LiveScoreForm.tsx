@@ -52,7 +52,12 @@ export function LiveScoreForm({ fixture: f, here, action }: { fixture: AdminFixt
           <option value="IN_PLAY">In play</option>
           <option value="PAUSED">Half-time</option>
         </select>
-        <button type="submit" className="btn btn-secondary btn-sm" disabled={saving} aria-label={`Save live score ${f.homeTeam} v ${f.awayTeam}`}>
+        <button
+          type="submit"
+          className="btn btn-secondary btn-sm"
+          disabled={saving}
+          aria-label={`Save live score ${f.homeTeam} v ${f.awayTeam}`}
+        >
           {saving ? "Saving..." : "Save live score"}
         </button>
       </fieldset>

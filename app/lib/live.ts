@@ -1,0 +1,90 @@
+/*
+ * The live match day's words (decision 022). The outcomes come from SQL (public.if_it_ended_now); this only
+ * says them. Shared by the server render and the browser.
+ */
+
+export interface LiveKey {
+  league: string;
+  season: string;
+  matchDay: number;
+}
+
+export interface LiveLine extends LiveKey {
+  competitionId: string;
+  type: "knockout" | "season";
+  /** A fixture of the match day is in play or complete: the provisional view is shown. */
+  inPlay: boolean;
+  team: string | null;
+  opponent: string | null;
+  teamGoals: number | null;
+  opponentGoals: number | null;
+  /** in_play | paused | complete | postponed | not_started; null without a pick. */
+  fixtureState: string | null;
+  /** knockout: through | out | rolled_over | waiting | not_playing; season: win | draw | loss | not_started | postponed | no_pick. */
+  outcome: string;
+  points: number | null;
+  stillIn: number | null;
+  remaining: number | null;
+}
+
+export interface LiveFixture {
+  id: string;
+  homeTeam: string;
+  awayTeam: string;
+  paused: boolean;
+  home: number;
+  away: number;
+}
+
+export interface PickShare {
+  team: string;
+  picks: number;
+  share: number;
+  total: number;
+}
+
+/** "Arsenal 1-0 up", "Arsenal 0-1 down", "Arsenal 1-1" (the picked team's goals first), with the match's state. */
+function scoreText(l: LiveLine): string | null {
+  if (!l.team) return null;
+  if (l.fixtureState === "postponed") return `${l.team} (postponed)`;
+  if (l.teamGoals === null || l.opponentGoals === null) return `${l.team}: not started yet`;
+  const score = `${l.teamGoals}-${l.opponentGoals}`;
+  const where = l.teamGoals > l.opponentGoals ? " up" : l.teamGoals < l.opponentGoals ? " down" : "";
+  const state = l.fixtureState === "complete" ? " (full time)" : l.fixtureState === "paused" ? " (half-time)" : "";
+  return `${l.team} ${score}${where}${state}`;
+}
+
+/** The player's own line, e.g. "Arsenal 1-0 up: through if it ends now"; null when there is nothing to say. */
+export function liveLineText(l: LiveLine): string | null {
+  const score = scoreText(l);
+  if (l.type === "season") {
+    if (!score) return "No pick: no points this match day";
+    if (l.points === null) return score.endsWith("not started yet") ? score : `${score}: no points`;
+    return `${score}: ${l.points} ${l.points === 1 ? "point" : "points"} if it ends now`;
+  }
+  switch (l.outcome) {
+    case "not_playing":
+      return null;
+    case "waiting":
+      return score;
+    case "through":
+      return l.fixtureState === "postponed" ? `${score}: through (a postponed match keeps you in)` : `${score}: through if it ends now`;
+    case "rolled_over":
+      return `${score ?? "No pick"}: everyone still in would go out, so nobody does if it ends now (roll-over)`;
+    default:
+      if (!score) return "No pick: out if it ends now";
+      return l.teamGoals !== null && l.teamGoals === l.opponentGoals
+        ? `${score}: out if it ends now (a draw eliminates)`
+        : `${score}: out if it ends now`;
+  }
+}
+
+/** "If it ended now: 3 of 5 still in" (knockout only). */
+export function stillInText(l: LiveLine): string | null {
+  if (l.type !== "knockout" || l.stillIn === null || l.remaining === null) return null;
+  return `If it ended now: ${l.stillIn} of ${l.remaining} still in`;
+}
+
+export function liveKeyId(k: LiveKey): string {
+  return `${k.league}|${k.season}|${k.matchDay}`;
+}
