@@ -83,7 +83,7 @@ function parseLiveKey(q: URLSearchParams): LiveKey | null {
   const league = (q.get("league") ?? "").trim();
   const season = q.get("season") ?? "";
   const md = Number(q.get("md"));
-  if (!league || league.length > 60 || !/^\d{4}\/\d{2}$/.test(season) || !Number.isInteger(md) || md < 1 || md > 99) return null;
+  if (!league || league.length > 60 || !/^[0-9A-Za-z/ -]{1,20}$/.test(season) || !Number.isInteger(md) || md < 1 || md > 99) return null;
   return { league, season, matchDay: md };
 }
 

@@ -1,0 +1,125 @@
+import type { Browser, Page } from "@playwright/test";
+import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
+import { db, expect, removeAfterTest, signIn, test, uniqueName } from "./fixtures";
+
+/**
+ * The live match day (decision 022): an admin enters live scores; two players' pages (two browser contexts, a
+ * competition page and a dashboard) update without a reload, through the LiveMatchDay Durable Object's socket
+ * and a revalidation of their loaders; the knockout player's "out if it ends now" line comes and goes as goals
+ * go in, roll-over included.
+ */
+
+const LEAGUE = "Championship";
+const SEASON = "2025";
+
+async function playerPage(browser: Browser, baseURL: string, userId: string, email: string, path: string) {
+  const context = await browser.newContext({ baseURL });
+  await signIn(context, baseURL, { email });
+  const page = await context.newPage();
+  const socket = page.waitForEvent("websocket", (ws) => ws.url().includes("/live?"));
+  await page.goto(path);
+  await socket;
+  // set after load: a reload would lose it
+  await page.evaluate(() => ((window as unknown as { liveMarker: string }).liveMarker = "no reload"));
+  return { page, userId, close: () => context.close() };
+}
+
+async function notReloaded(page: Page) {
+  expect(await page.evaluate(() => (window as unknown as { liveMarker?: string }).liveMarker)).toBe("no reload");
+}
+
+async function liveScore(admin: Page, home: string, away: string, homeGoals: number, awayGoals: number, state = "IN_PLAY") {
+  const form = admin.getByRole("form", { name: `Live score ${home} v ${away}` });
+  await form.getByLabel(`${home} live goals`).fill(String(homeGoals));
+  await form.getByLabel(`${away} live goals`).fill(String(awayGoals));
+  await form.getByLabel("State").selectOption(state);
+  await form.getByRole("button", { name: `Save live score ${home} v ${away}` }).click();
+  await expect(admin.getByText("Live score saved.").first()).toBeVisible();
+}
+
+test("live scores reach two players' pages without a reload; 'out if it ends now' comes and goes", async ({
+  browser,
+  baseURL,
+  isMobile,
+}) => {
+  test.skip(isMobile, "one project is enough: the live objects are per match day, shared by both projects");
+  test.setTimeout(120_000);
+  const sql = db();
+  const tag = uniqueName("");
+  const [H1, A1, H2, A2] = ["Harbour", "Anvil", "Heath", "Ashby"].map((t) => `${t} ${tag}`);
+  await sql`delete from public.fixtures where league = ${LEAGUE} and season = ${SEASON}`;
+  // kicked off half an hour ago: the deadline (first kickoff - 1 hour) has passed, both matches are being played
+  const kickoff = new Date(Date.now() - 30 * 60_000);
+  await createFixtures(sql, LEAGUE, SEASON, [
+    { matchDay: 1, home: H1, away: A1, kickoff },
+    { matchDay: 1, home: H2, away: A2, kickoff },
+  ]);
+  const ko = await createCompetition(sql, {
+    league: LEAGUE,
+    season: SEASON,
+    startDate: "today",
+    startMatchDay: 1,
+    totalMatchDays: 3,
+    name: `Live KO ${tag}`,
+    type: "knockout",
+  });
+  removeAfterTest(ko);
+  const me = await createPlayer(sql, { username: `Me${tag}`, email: `me${tag.toLowerCase()}@live.test`, timeZone: "Europe/London" });
+  const other = await createPlayer(sql, { username: `Ot${tag}`, email: `ot${tag.toLowerCase()}@live.test`, timeZone: "Europe/London" });
+  for (const p of [me, other]) await addMember(sql, ko.id, p.id, { matchDay: 1 });
+  await addPick(sql, { userId: me.id, competitionId: ko.id, matchDay: 1, team: H1 });
+  await addPick(sql, { userId: other.id, competitionId: ko.id, matchDay: 1, team: H2 });
+
+  const mine = await playerPage(browser, baseURL!, me.id, me.email, `/competition/${ko.id}`);
+  const theirs = await playerPage(browser, baseURL!, other.id, other.email, "/dashboard");
+  const myLine = mine.page.getByTestId("live-own-line");
+  const theirLine = theirs.page.getByTestId(`live-line-${ko.id}`);
+  // nothing in play yet: no provisional view
+  await expect(mine.page.getByTestId("live-panel")).toHaveCount(0);
+
+  const adminContext = await browser.newContext({ baseURL });
+  await signIn(adminContext, baseURL!, "admin");
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/fixtures?league=${encodeURIComponent(LEAGUE)}&season=${encodeURIComponent(SEASON)}&md=1`);
+  await expect(admin.getByText(`${LEAGUE} ${SEASON}, Match Day 1`)).toBeVisible();
+
+  const timeout = { timeout: 15_000 };
+  // my team goes a goal down; the other match has not started (its player is not out yet)
+  await liveScore(admin, H1, A1, 0, 1);
+  await expect(myLine).toHaveText(`${H1} 0-1 down: out if it ends now`, timeout);
+  await expect(mine.page.getByTestId("live-panel")).toContainText("Provisional");
+  await expect(mine.page.getByTestId("live-still-in")).toHaveText("If it ended now: 1 of 2 still in");
+  await expect(theirLine).toContainText(`${H2}: not started yet`, timeout);
+
+  // the other player's team scores: they are through, I am out
+  await liveScore(admin, H2, A2, 1, 0);
+  await expect(theirLine).toContainText(`${H2} 1-0 up: through if it ends now`, timeout);
+  await expect(myLine).toHaveText(`${H1} 0-1 down: out if it ends now`);
+
+  // an equaliser at half-time: a draw still eliminates
+  await liveScore(admin, H1, A1, 1, 1, "PAUSED");
+  await expect(myLine).toHaveText(`${H1} 1-1 (half-time): out if it ends now (a draw eliminates)`, timeout);
+  await expect(mine.page.getByTestId("live-panel")).toContainText("Half-time");
+
+  // the other team falls behind too: everyone still in would go out, so nobody does (roll-over)
+  await liveScore(admin, H2, A2, 1, 2);
+  await expect(myLine).toContainText("nobody does if it ends now (roll-over)", timeout);
+  await expect(theirLine).toContainText("roll-over", timeout);
+
+  // my team goes ahead: the out line disappears
+  await liveScore(admin, H1, A1, 2, 1);
+  await expect(myLine).toHaveText(`${H1} 2-1 up: through if it ends now`, timeout);
+  await expect(mine.page.getByText("out if it ends now")).toHaveCount(0);
+  await expect(theirLine).toContainText(`${H2} 1-2 down: out if it ends now`, timeout);
+
+  await notReloaded(mine.page);
+  await notReloaded(theirs.page);
+  // only final results count: nobody was eliminated by a live score
+  const [{ n }] = await sql<{ n: number }[]>`
+    select count(*)::int as n from public.user_selections where competition_id = ${ko.id} and status = 'active'`;
+  expect(n).toBe(2);
+
+  await mine.close();
+  await theirs.close();
+  await adminContext.close();
+});
