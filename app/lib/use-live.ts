@@ -19,7 +19,9 @@ const MAX_BACKOFF_MS = 30_000;
 export function useLive(keys: LiveKey[]): void {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    revalidate.current = revalidator.revalidate;
+  });
   // a stable dependency: the distinct match days, in order
   const ids = [...new Set(keys.map(liveKeyId))].sort().join("\n");
 

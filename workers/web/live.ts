@@ -80,7 +80,7 @@ export class LiveMatchDay extends DurableObject {
   }
 
   /** The open sockets' users (for tests and diagnostics): what hibernation keeps. */
-  async connections(): Promise<LiveAttachment[]> {
+  connections(): LiveAttachment[] {
     return this.ctx.getWebSockets().map((ws) => ws.deserializeAttachment() as LiveAttachment);
   }
 
@@ -98,7 +98,7 @@ export class LiveMatchDay extends DurableObject {
     ws.send(JSON.stringify({ seq, kind: "resync", changed: seq !== last } satisfies LiveMessage));
   }
 
-  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+  webSocketClose(ws: WebSocket, code: number): void {
     // 1005/1006 cannot be sent back; answer the close with a normal one.
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, "closed");
@@ -107,7 +107,7 @@ export class LiveMatchDay extends DurableObject {
     }
   }
 
-  async webSocketError(ws: WebSocket): Promise<void> {
+  webSocketError(ws: WebSocket): void {
     try {
       ws.close(1011, "error");
     } catch {

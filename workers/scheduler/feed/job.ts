@@ -128,6 +128,10 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
         ),
       );
       const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
+      // TODO(decision 022): tell the live pages. The web Worker notifies the LiveMatchDay Durable Object after an
+      // admin's or a CSV's committed change; the feed's changes reach open pages only on their next load until this
+      // Worker binds the object ([[durable_objects.bindings]] LIVE, class_name LiveMatchDay, script_name
+      // footycoach-web) and calls notify() for each match day sync_feed_league changed (it would have to return them).
       summary.synced++;
       summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
       summary.results += r.results ?? 0;
