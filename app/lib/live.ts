@@ -88,3 +88,8 @@ export function stillInText(l: LiveLine): string | null {
 export function liveKeyId(k: LiveKey): string {
   return `${k.league}|${k.season}|${k.matchDay}`;
 }
+
+/** The match day a page of this competition listens to while it is played (its current one), else none. */
+export function liveKeyOf(c: { status: string; league: string; season: string; currentMatchDay: number }): LiveKey | null {
+  return c.status === "active" ? { league: c.league, season: c.season, matchDay: c.currentMatchDay } : null;
+}

@@ -2,6 +2,8 @@ import type { Db } from "~/db/types";
 import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
 import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
+import { liveLinesQuery, toLiveLines } from "~/models/live.server";
+import type { LiveLine } from "~/lib/live";
 import type {
   CompetitionInfo,
   CompetitionInfoRow,
@@ -23,9 +25,14 @@ export interface Leaderboard<Row> {
   rows: Row[];
 }
 
-type KnockoutLeaderboard = Leaderboard<KnockoutStanding>;
+interface KnockoutLeaderboard extends Leaderboard<KnockoutStanding> {
+  /** "If it ended now" for the player (decision 022), null when the match day is not being played. */
+  live: LiveLine | null;
+}
 
 interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
+  /** "If it ended now" for the player (decision 022), null when the match day is not being played. */
+  live: LiveLine | null;
   /** The champion's username: only when the competition is over (inactive) and has a rank-1 player. */
   champion: string | null;
 }
@@ -66,7 +73,7 @@ export async function getKnockoutLeaderboard(
 ): Promise<KnockoutLeaderboard | null> {
   const offset = offsetOf(page);
   return db.asUser(userId, async (sql) => {
-    const rows = await Promise.all([
+    const [competitionRows, mineRows, pageRows, liveRows] = await Promise.all([
       competitionInfoQuery(sql, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
       sql<KnockoutStandingColumns[]>`
@@ -80,8 +87,11 @@ export async function getKnockoutLeaderboard(
           from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
          order by k.position`,
+      // the live match day, in the same batch (decision 022)
+      liveLinesQuery(sql, competitionId),
     ]);
-    return toLeaderboard(page, rows, toKnockoutStanding);
+    const board = toLeaderboard(page, [competitionRows, mineRows, pageRows], toKnockoutStanding);
+    return board ? { ...board, live: toLiveLines(liveRows)[0] ?? null } : null;
   });
 }
 
@@ -94,7 +104,7 @@ export async function getKnockoutLeaderboard(
 export async function getSeasonLeaderboard(db: Db, userId: string, competitionId: string, page: number): Promise<SeasonLeaderboard | null> {
   const offset = offsetOf(page);
   return db.asUser(userId, async (sql) => {
-    const [competitionRows, mineRows, pageRows, topRows] = await Promise.all([
+    const [competitionRows, mineRows, pageRows, topRows, liveRows] = await Promise.all([
       competitionInfoQuery(sql, competitionId),
       sql<SeasonStandingColumns[]>`
         select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
@@ -111,11 +121,13 @@ export async function getSeasonLeaderboard(db: Db, userId: string, competitionId
          where s.rank = 1
            and exists (select 1 from public.competitions c
                         where c.id = ${competitionId} and c.type = 'season' and c.status = 'inactive')`,
+      // the live match day, in the same batch (decision 022)
+      liveLinesQuery(sql, competitionId),
     ]);
     const board = toLeaderboard(page, [competitionRows, mineRows, pageRows], toSeasonStanding);
     if (!board) return null;
     const top = topRows[0] ? toSeasonStanding(topRows[0]) : null;
     const champion = championOf({ competition: board.competition, seasonStandings: top ? [top] : [], knockoutStandings: [] });
-    return { ...board, champion };
+    return { ...board, champion, live: toLiveLines(liveRows)[0] ?? null };
   });
 }

@@ -1,5 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
+import { liveKeyOf } from "~/lib/live";
+import { useLive } from "~/lib/use-live";
 import { LeaderboardPage, type StandingsTableProps } from "~/components/LeaderboardPage";
 import type { KnockoutStanding } from "~/models/competition-rows.server";
 import { loadLeaderboard } from "~/loaders/leaderboard.server";
@@ -16,8 +19,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { view } = await loadLeaderboard(args, "knockout", getKnockoutLeaderboard);
-  return view;
+  const { board, view } = await loadLeaderboard(args, "knockout", getKnockoutLeaderboard);
+  return { ...view, live: board.live, liveKey: liveKeyOf(board.competition) };
 }
 
 /** Own pick always; others' picks Hidden before the deadline; Eliminated for eliminated players; -- when none. */
@@ -67,5 +70,10 @@ function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<Knock
 
 export default function KnockoutLeaderboardPage() {
   const view = useLoaderData<typeof loader>();
-  return <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable} />;
+  useLive(view.liveKey ? [view.liveKey] : []);
+  return (
+    <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable}>
+      <LiveMatchDayPanel line={view.live} fixtures={[]} shares={[]} />
+    </LeaderboardPage>
+  );
 }

@@ -1,5 +1,8 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
+import { liveKeyOf } from "~/lib/live";
+import { useLive } from "~/lib/use-live";
 import { Confetti } from "~/components/Confetti";
 import { LeaderboardPage, type StandingsTableProps } from "~/components/LeaderboardPage";
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
@@ -19,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader(args: LoaderFunctionArgs) {
   const { board, view } = await loadLeaderboard(args, "season", getSeasonLeaderboard);
-  return { ...view, champion: board.champion };
+  return { ...view, champion: board.champion, live: board.live, liveKey: liveKeyOf(board.competition) };
 }
 
 function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonStanding>) {
@@ -53,8 +56,10 @@ function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonS
 export default function SeasonLeaderboardPage() {
   const d = useLoaderData<typeof loader>();
   const c = d.competition;
+  useLive(d.liveKey ? [d.liveKey] : []);
   return (
     <LeaderboardPage title="Season Leaderboard" view={d} Table={SeasonStandingsTable}>
+      <LiveMatchDayPanel line={d.live} fixtures={[]} shares={[]} />
       {d.champion ? (
         <section className="card champion-banner" aria-label="Champion">
           <h2>Champion: {d.champion}</h2>

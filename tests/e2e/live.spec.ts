@@ -114,6 +114,9 @@ test("live scores reach two players' pages without a reload; 'out if it ends now
 
   await notReloaded(mine.page);
   await notReloaded(theirs.page);
+  // the knockout leaderboard shows the same provisional line
+  await mine.page.goto(`/leaderboard/${ko.id}`);
+  await expect(mine.page.getByTestId("live-own-line")).toHaveText(`${H1} 2-1 up: through if it ends now`);
   // only final results count: nobody was eliminated by a live score
   const [{ n }] = await sql<{ n: number }[]>`
     select count(*)::int as n from public.user_selections where competition_id = ${ko.id} and status = 'active'`;
