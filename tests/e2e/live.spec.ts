@@ -33,7 +33,7 @@ async function liveScore(admin: Page, home: string, away: string, homeGoals: num
   await form.getByLabel(`${home} live goals`).fill(String(homeGoals));
   await form.getByLabel(`${away} live goals`).fill(String(awayGoals));
   await form.getByLabel("State").selectOption(state);
-  await form.getByRole("button", { name: `Save live score ${home} v ${away}` }).click();
+  await form.getByRole("button", { name: `Update live score ${home} v ${away}` }).click();
   await expect(admin.getByText("Live score saved.").first()).toBeVisible();
 }
 

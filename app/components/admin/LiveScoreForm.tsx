@@ -56,9 +56,9 @@ export function LiveScoreForm({ fixture: f, here, action }: { fixture: AdminFixt
           type="submit"
           className="btn btn-secondary btn-sm"
           disabled={saving}
-          aria-label={`Save live score ${f.homeTeam} v ${f.awayTeam}`}
+          aria-label={`Update live score ${f.homeTeam} v ${f.awayTeam}`}
         >
-          {saving ? "Saving..." : "Save live score"}
+          {saving ? "Saving..." : "Update live score"}
         </button>
       </fieldset>
     </Form>
