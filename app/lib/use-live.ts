@@ -67,15 +67,16 @@ function connect(key: LiveKey, onChange: () => void): () => void {
       if (m.kind === "hello") {
         if (lastSeq === null) lastSeq = m.seq;
       } else if (m.kind === "changed") {
-        // a gap (a message lost while the socket was busy): ask where the object is, and read anyway
-        if (lastSeq !== null && m.seq > lastSeq + 1) ws.send(JSON.stringify({ resync: m.seq }));
-        if (lastSeq === null || m.seq > lastSeq) {
+        if (lastSeq !== null && m.seq > lastSeq + 1) {
+          // a gap (a message lost): ask where the object is; its answer revalidates
+          ws.send(JSON.stringify({ resync: lastSeq }));
+        } else if (lastSeq === null || m.seq > lastSeq) {
           lastSeq = m.seq;
           onChange();
         }
       } else if (m.kind === "resync") {
-        if (m.changed && (lastSeq === null || m.seq !== lastSeq)) onChange();
         lastSeq = m.seq;
+        if (m.changed) onChange();
       }
     };
     ws.onclose = () => {
