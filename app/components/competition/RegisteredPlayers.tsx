@@ -26,8 +26,8 @@ interface CompetitionPageData {
  * this page, their name and status are pinned below the table.
  */
 export function RegisteredPlayers({ players, page, pageCount }: Props) {
-  const layout = useRouteLoaderData("routes/_app") as LayoutData | undefined;
-  const detail = useRouteLoaderData("routes/_app.competition.$competitionId") as CompetitionPageData | undefined;
+  const layout = useRouteLoaderData<LayoutData>("routes/_app");
+  const detail = useRouteLoaderData<CompetitionPageData>("routes/_app.competition.$competitionId");
   const me = layout?.user?.id ?? null;
   const myName = layout?.user?.username ?? null;
   const pinned = detail?.isMember && me && myName && !players.some((p) => p.userId === me) ? detail.membershipStatus : null;
