@@ -150,7 +150,8 @@ test("season leaderboard: ordinal ranks with a tie and W D L GF GA Pts", async (
   const rows = bodyRows(page, "Competition Standings");
   await expect(rows).toHaveCount(4);
   const [first, second] = [a.username, b.username].sort(byName);
-  const cells = async (i: number) => (await rows.nth(i).locator("th, td").allInnerTexts()).map((t) => t.trim());
+  // The name cell's name (its own row also carries the You badge).
+  const cells = async (i: number) => (await rows.nth(i).locator("th .lb-username, td").allInnerTexts()).map((t) => t.trim());
   expect(await cells(0)).toEqual(["1st", first, "2", "1", "0", "5", "1", "7"]);
   expect(await cells(1)).toEqual(["1st", second, "2", "1", "0", "5", "1", "7"]);
   expect(await cells(2)).toEqual(["3rd", me.username, "1", "1", "1", "3", "3", "4"]);
