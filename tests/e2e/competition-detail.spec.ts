@@ -274,3 +274,35 @@ test("the loader's database work does not grow with the number of players", asyn
   // = 14 seen; no query per player.
   expect(a).toBeLessThanOrEqual(14);
 });
+
+test.describe("Registered Players on a phone 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("one compact line per player, own row highlighted, own registration pinned on the other page", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    const others = await demoPlayers(12);
+    const c = await createCompetition({ members: [me.id, ...others.map((p) => p.id)] });
+    const players = page.getByRole("region", { name: "Registered Players" });
+    let sawMine = false;
+    let sawPinned = false;
+    for (const n of [1, 2]) {
+      await page.goto(`/competition/${c.id}?playersPage=${n}`);
+      const rows = players.locator("tbody tr");
+      await expect(rows.first()).toBeVisible();
+      for (const h of await rows.evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height))) expect(h).toBeLessThan(56);
+      const mine = rows.filter({ hasText: me.username });
+      if ((await mine.count()) > 0) {
+        sawMine = true;
+        await expect(mine).toHaveClass(/is-me/);
+        await expect(mine.locator(".lb-username")).toHaveAttribute("title", me.username);
+        await expect(players.getByTestId("players-pinned")).toHaveCount(0);
+      } else {
+        sawPinned = true;
+        await expect(players.getByTestId("players-pinned")).toContainText(me.username);
+        await expect(players.getByTestId("players-pinned")).toContainText("Active");
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
+    expect([sawMine, sawPinned]).toEqual([true, true]);
+  });
+});

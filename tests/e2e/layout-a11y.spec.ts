@@ -187,9 +187,9 @@ test.describe("a phone 390 px wide", () => {
     test.setTimeout(120_000);
     const { me, knockout, season, scout, matchDay } = await arrangeLongData();
     await loginAs({ email: me.email });
-    // The season leaderboard's compact table ends long usernames with an ellipsis (its full name is the
-    // title): that one cut is intended.
-    const seasonEllipsis = ".lb-compact .lb-username";
+    // The compact tables (leaderboards, Registered Players) and the Scout boards end long names (and a long
+    // picked team) on one line with an ellipsis (the full text is the title and is read whole): intended.
+    const seasonEllipsis = ".lb-compact .lb-username, .lb-compact .lb-ellipsis, .lb-pinned-me .lb-username, .scout-board .lb-username";
     // Each page with a text it must show, so the checks never pass on an empty page.
     const pages: [path: string, shows: string | RegExp][] = [
       [`/competition/${knockout.id}`, me.username],
