@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import os from "node:os";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import postgres from "postgres";
@@ -19,6 +19,8 @@ import { createTestDatabase, startPostgres } from "../tests/support/pg";
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
 const TARGET = 95;
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 1));
+/** LH_REPORT_DIR=dir writes each page's full Lighthouse JSON report there (for the details behind a score). */
+const REPORT_DIR = process.env.LH_REPORT_DIR;
 const DEMO = { email: "player@footycoach.test", password: "footycoach" };
 
 async function signIn(base: string): Promise<string> {
@@ -66,6 +68,11 @@ async function audit(url: string, port: number, cookie: string | null): Promise<
     });
     if (!result) throw new Error(`no Lighthouse result for ${url}`);
     const { lhr } = result;
+    if (REPORT_DIR) {
+      mkdirSync(REPORT_DIR, { recursive: true });
+      const name = new URL(url).pathname.split("/").filter(Boolean)[0] ?? "root";
+      writeFileSync(path.join(REPORT_DIR, `${name}-${i + 1}.json`), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
       throw new Error(`${url} ended at ${lhr.finalDisplayedUrl} (not signed in?)`);
