@@ -8,7 +8,6 @@ export function missedPickConsequence(type: string): string {
 
 /**
  * After the deadline, for an active member with no pick for the current match day: what will happen.
- * Null when there is nothing to warn about.
  */
 export function missedPickOutcome(type: string, matchDay: number): string {
   return type === "knockout"

@@ -1,5 +1,6 @@
 import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
+import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
 interface UpcomingCompetition {
   id: string;
@@ -153,24 +154,11 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
 
 type SelectionAction =
   | { kind: "select" | "edit" }
-  | { kind: "badge"; label: "Eliminated" | "Winner" | "Completed" | "Closed" | "Selection Closed" };
+  | { kind: "badge"; label: "Eliminated" | "Winner" | "Completed" | "Selection Closed" };
 
-/** The competition has ended and this player won it: the knockout's last one standing (or a shared Winner), the season's top rank. */
-function wonTitle(row: RegisteredCompetition): boolean {
-  if (row.competitionStatus === "active") return false;
-  if (row.type === "knockout") return row.membershipStatus !== "eliminated";
-  return row.rank === 1;
-}
-
-/**
- * The player's standing in one word, the same on desktop and mobile and on the competition page: a knockout
- * reads Still In, Eliminated or Winner (the knockout board's words); a season Active, Winner or Completed.
- */
-export function playerStatus(row: RegisteredCompetition): "Still In" | "Eliminated" | "Winner" | "Active" | "Completed" {
-  if (row.membershipStatus === "eliminated") return "Eliminated";
-  if (wonTitle(row)) return "Winner";
-  if (row.competitionStatus !== "active" || row.membershipStatus === "completed") return "Completed";
-  return row.type === "knockout" ? "Still In" : "Active";
+/** The player's standing in one word (app/lib/player-status), the same on desktop and mobile. */
+export function playerStatus(row: RegisteredCompetition): PlayerStatusLabel {
+  return playerStatusLabel({ type: row.type, competitionStatus: row.competitionStatus, membershipStatus: row.membershipStatus, rank: row.rank });
 }
 
 /**
@@ -184,6 +172,6 @@ export function selectionAction(row: RegisteredCompetition): SelectionAction {
   if (row.selectionStatus === "active") return { kind: row.currentSelection ? "edit" : "select" };
   // An ended competition: a title win reads Winner, anything else Completed (never a bare "Closed").
   if (row.competitionStatus !== "active" || row.membershipStatus === "completed")
-    return { kind: "badge", label: wonTitle(row) ? "Winner" : "Completed" };
+    return { kind: "badge", label: playerStatus(row) === "Winner" ? "Winner" : "Completed" };
   return { kind: "badge", label: "Selection Closed" };
 }

@@ -1,8 +1,10 @@
 import { Pager } from "~/components/Pager";
 import { StatusBadge } from "~/components/Badges";
 import type { PlayerRow } from "~/models/competition-detail.server";
+import { playerStatusLabel } from "~/lib/player-status";
 
 interface Props {
+  competition: { type: string; status: string };
   /** One page of the members, by username. */
   players: PlayerRow[];
   page: number;
@@ -10,7 +12,7 @@ interface Props {
 }
 
 /** The Registered Players card: one page of members with their status and the match day they joined. */
-export function RegisteredPlayers({ players, page, pageCount }: Props) {
+export function RegisteredPlayers({ competition, players, page, pageCount }: Props) {
   return (
     <section className="card" aria-labelledby="players-heading">
       <h2 id="players-heading">Registered Players</h2>
@@ -30,7 +32,14 @@ export function RegisteredPlayers({ players, page, pageCount }: Props) {
               <tr key={p.userId}>
                 <td data-label="Username">{p.username}</td>
                 <td data-label="Status">
-                  <StatusBadge status={p.membershipStatus} />
+                  {/* The standings' words: a knockout player reads Still In, never Active. */}
+                  <StatusBadge
+                    status={playerStatusLabel({
+                      type: competition.type,
+                      competitionStatus: competition.status,
+                      membershipStatus: p.membershipStatus,
+                    })}
+                  />
                 </td>
                 <td data-label="Joined Match Day">{p.joinedMatchDay ?? "--"}</td>
               </tr>
