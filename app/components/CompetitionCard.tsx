@@ -134,7 +134,12 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
         </span>
       </header>
       <p className="competition-card-league">{c.league}</p>
-      <Countdown deadline={c.deadline} serverNow={serverNow} caption="Until registration closes" announce={open ? "Registration" : undefined} />
+      <Countdown
+        deadline={c.deadline}
+        serverNow={serverNow}
+        caption="Until registration closes"
+        announce={open ? "Registration" : undefined}
+      />
       <p className="competition-card-players">{playerCount(c.playerCount)}</p>
       <div className="competition-card-actions">
         <Link className="btn btn-secondary" to={`/competition/${c.id}`}>

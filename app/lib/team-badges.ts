@@ -81,7 +81,11 @@ export function teamCode(name: string): string {
     .filter((w) => w && !/^(fc|afc|cf|sc|the|de|of|and)$/i.test(w));
   if (words.length === 0) return "FCX";
   let code: string;
-  if (words.length >= 3) code = words.map((w) => w[0]).join("").slice(0, 3);
+  if (words.length >= 3)
+    code = words
+      .map((w) => w[0])
+      .join("")
+      .slice(0, 3);
   else if (words.length === 2) code = words[0][0] + words[1].slice(0, 2);
   else code = words[0].slice(0, 3);
   return code.toUpperCase().padEnd(3, "X");

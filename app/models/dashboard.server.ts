@@ -152,13 +152,16 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   });
 }
 
-type SelectionAction =
-  | { kind: "select" | "edit" }
-  | { kind: "badge"; label: "Eliminated" | "Winner" | "Completed" | "Selection Closed" };
+type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Winner" | "Completed" | "Selection Closed" };
 
 /** The player's standing in one word (app/lib/player-status), the same on desktop and mobile. */
 export function playerStatus(row: RegisteredCompetition): PlayerStatusLabel {
-  return playerStatusLabel({ type: row.type, competitionStatus: row.competitionStatus, membershipStatus: row.membershipStatus, rank: row.rank });
+  return playerStatusLabel({
+    type: row.type,
+    competitionStatus: row.competitionStatus,
+    membershipStatus: row.membershipStatus,
+    rank: row.rank,
+  });
 }
 
 /**

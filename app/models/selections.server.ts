@@ -105,9 +105,12 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
 function parseUsedTeams(value: unknown): { team: string; matchDay: number }[] {
   const rows: unknown = typeof value === "string" ? JSON.parse(value) : value;
   if (!Array.isArray(rows)) return [];
-  return rows
-    .filter((r): r is { team: string; matchDay: number } => typeof r?.team === "string" && typeof r?.matchDay === "number")
-    .map((r) => ({ team: r.team, matchDay: r.matchDay }));
+  const used: { team: string; matchDay: number }[] = [];
+  for (const row of rows as unknown[]) {
+    const r = row as { team?: unknown; matchDay?: unknown } | null;
+    if (r && typeof r.team === "string" && typeof r.matchDay === "number") used.push({ team: r.team, matchDay: r.matchDay });
+  }
+  return used;
 }
 
 export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";

@@ -97,9 +97,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   return {
     competition: c,
     now: context.now.toISOString(),
-    me: membership
-      ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember }
-      : null,
+    me: membership ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember } : null,
     missedPick: activeMember && deadlinePassed && !detail.currentSelection,
     tab,
     tabs: TABS.filter((t) => available.includes(t.id)),

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { addPick } from "../support/factories";
-import { arrangeCompetition, fixturesOf, type CompetitionToArrange } from "./arrange";
+import { arrangeCompetition, currentMatchDay, fixturesOf, type CompetitionToArrange } from "./arrange";
 import { db, expect, setClock, test, uniqueName } from "./fixtures";
 
 /** A fresh competition on the demo league's current match day, arranged directly in the database. */
@@ -27,8 +27,26 @@ test("upcoming competitions show a countdown and player count", async ({ page, l
   const card = upcoming.getByRole("listitem").filter({ hasText: name });
   await expect(card).toBeVisible();
   await expect(card.getByText("Until registration closes")).toBeVisible();
-  await expect(card.locator(".countdown-value")).toHaveText(/^\d+d:\d+h:\d+m$/);
+  // One countdown format everywhere: "2d 18h", "5h 12m", "45m".
+  await expect(card.locator(".countdown-value")).toHaveText(/^(\d+d \d+h|\d+h \d+m|\d+m)$/);
   await expect(card.getByText("0 Players")).toBeVisible();
+
+  // Join is on the card (a plain form, the competitions page's join action); then Select Team is the next step.
+  await card.getByRole("button", { name: "Join" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(card.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", /\/select-team\//);
+});
+
+test("upcoming competitions: the soonest registration deadline first", async ({ page, loginAs }) => {
+  await loginAs("player");
+  const { matchDay } = await currentMatchDay();
+  const later = await dashCompetition("knockout", [], { startDate: "today", startMatchDay: matchDay + 1 });
+  const sooner = await dashCompetition("knockout", [], { startDate: "today", startMatchDay: matchDay });
+  await page.goto("/dashboard");
+  const names = await page.getByRole("list", { name: "Upcoming competitions" }).getByRole("heading", { level: 3 }).allTextContents();
+  const [a, b] = [names.indexOf(sooner.name), names.indexOf(later.name)];
+  expect(a).toBeGreaterThanOrEqual(0);
+  if (b >= 0) expect(a).toBeLessThan(b);
 });
 
 test("Scout competitions are never listed among the upcoming ones", async ({ page, loginAs }) => {
@@ -55,9 +73,14 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   await page.goto("/dashboard");
   const koRow = registeredRow(page, ko.name, isMobile);
   await expect(koRow.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", `/select-team/${ko.id}`);
+  // The time left to pick and what a missed pick means, where the pick is made.
+  await expect(koRow.getByText("Until team selection closes")).toBeVisible();
+  await expect(koRow.getByText("No pick means you are eliminated.")).toBeVisible();
+  await expect(registeredRow(page, season.name, isMobile).getByText("No pick scores 0 points.")).toBeVisible();
   if (!isMobile) {
     // Knockout rows show dashes for rank, GF, GA and points.
-    await expect(koRow.getByRole("cell")).toHaveText(["Knockout", "–", "0", "0", "0", "–", "–", "–", "Select Team"]);
+    // The status column shows on desktop too, in the standings' words.
+    await expect(koRow.getByRole("cell")).toHaveText(["Knockout", "Still In", "–", "0", "0", "0", "–", "–", "–", /^Select Team/]);
     const seasonRow = registeredRow(page, season.name, isMobile);
     await expect(seasonRow.getByRole("cell").nth(1)).toHaveText("1st");
   }
@@ -74,6 +97,8 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   await page.reload();
   await expect(koRow.getByText("Selection Closed")).toBeVisible();
   await expect(koRow.getByRole("link", { name: /Team/ })).toHaveCount(0);
+  // The season row had no pick: it says what that means.
+  await expect(registeredRow(page, season.name, isMobile).getByText(/no pick for Match Day \d+: it scores 0 points/)).toBeVisible();
 
   await db()`update user_selections set status = 'eliminated', knocked_out_on = ${ko.matchDay - 1}
               where user_id = ${me} and competition_id = ${season.id}`;
