@@ -3,15 +3,16 @@
  * what may be saved; these only choose the words).
  */
 
+import { formatDuration } from "~/lib/countdown";
+
 const MINUTE = 60_000;
-/** From this many hours on the countdown reads in days and hours. */
-const DAYS_FROM_HOURS = 48;
 
 /**
  * The lock badge: "Predictions Locked" when the server says so or the deadline has passed (the browser's
- * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2h 5m",
- * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute"; from 48 hours on in days and hours
- * ("Predictions Lock in 9d 18h", not "234h 8m"). Null when the match day has no deadline (no fixtures).
+ * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2d 18h",
+ * "Predictions Lock in 2h 5m" (the countdown format of every page, formatDuration),
+ * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute". Null when the match day has no
+ * deadline (no fixtures).
  */
 export function lockBadgeText(lockTime: string | Date | null | undefined, now: Date | number, locked: boolean): string | null {
   if (locked) return "Predictions Locked";
@@ -20,12 +21,8 @@ export function lockBadgeText(lockTime: string | Date | null | undefined, now: D
   if (Number.isNaN(end)) return null;
   const ms = end - (typeof now === "number" ? now : now.getTime());
   if (ms <= 0) return "Predictions Locked";
-  const totalMinutes = Math.floor(ms / MINUTE);
-  if (totalMinutes < 1) return "Predictions Lock in Less than 1 minute";
-  const hours = Math.floor(totalMinutes / 60);
-  const minutes = totalMinutes % 60;
-  if (hours >= DAYS_FROM_HOURS) return `Predictions Lock in ${Math.floor(hours / 24)}d ${hours % 24}h`;
-  return hours > 0 ? `Predictions Lock in ${hours}h ${minutes}m` : `Predictions Lock in ${minutes}m`;
+  if (ms < MINUTE) return "Predictions Lock in Less than 1 minute";
+  return `Predictions Lock in ${formatDuration(ms)}`;
 }
 
 export type BadgeTone = "muted" | "success" | "info" | "warning" | "danger";

@@ -222,12 +222,35 @@ test("another player's pick stays hidden in the standings until the deadline", a
   );
   await expect(pickerRow()).toContainText("Hidden");
   await expect(pickerRow()).not.toContainText(fixture.home_team);
+  // The viewer has no pick yet: the time left and what a missed pick means, next to Select Team (issue 22).
+  await expect(page.getByText("Until team selection closes")).toBeVisible();
+  await expect(page.locator(".tab-panel .countdown-value")).toHaveText(/^(\d+d \d+h|\d+h \d+m|\d+m)$/);
+  await expect(page.getByText("No pick means you are eliminated.")).toBeVisible();
+  await expect(page.getByTestId("my-status")).toHaveText("Still In");
+  // One vocabulary: Registered Players reads Still In as the standings do, never Active.
+  const players = page.getByRole("region", { name: "Registered Players" });
+  await expect(players.getByText("Still In").first()).toBeVisible();
+  await expect(players.getByText("Active", { exact: true })).toHaveCount(0);
+  // Club badges are drawn next to the team names of the fixtures (decorative).
+  await expect(page.locator(".fixture-list svg.team-badge").first()).toHaveAttribute("aria-hidden", "true");
 
   const { firstKickoff } = await currentMatchDay();
   await setClock(context, new Date(firstKickoff.getTime() - 60 * 60 * 1000 + 60 * 1000));
   await page.goto(`/competition/${c.id}`);
   await expect(pickerRow()).toContainText(fixture.home_team);
   await expect(page.getByText("Selection Closed")).toBeVisible();
+  // After the lock a knockout player without a pick is told plainly: out when the match day is processed.
+  await expect(page.getByText(`You made no pick for Match Day ${c.matchDay}: you will be eliminated when it is processed.`)).toBeVisible();
+});
+
+test("season overview shows the player's rank and points", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  const c = await createCompetition({ type: "season", members: [me.id] });
+  await page.goto(`/competition/${c.id}`);
+  await expect(page.getByTestId("my-status")).toHaveText("Active");
+  await expect(page.getByTestId("my-rank")).toHaveText(/^(\d+(st|nd|rd|th)|--)$/);
+  await expect(page.getByTestId("my-points")).toHaveText("0");
+  await expect(page.getByText("No pick scores 0 points.")).toBeVisible();
 });
 
 test("champion banner for an inactive knockout with a winner", async ({ page, loginAs }) => {

@@ -18,8 +18,10 @@ describe("lockBadgeText", () => {
   });
   it("counts hours and minutes, minutes, then less than a minute", () => {
     expect(lockBadgeText(later((2 * 60 + 5) * MIN + 59_000), now, false)).toBe("Predictions Lock in 2h 5m");
-    expect(lockBadgeText(later((47 * 60 + 59) * MIN), now, false)).toBe("Predictions Lock in 47h 59m");
+    expect(lockBadgeText(later(50 * 60 * MIN), now, false)).toBe("Predictions Lock in 2d 2h");
     expect(lockBadgeText(later(60 * MIN), now, false)).toBe("Predictions Lock in 1h 0m");
+    // the Scout lock uses the one countdown format (it read "234h 8m")
+    expect(lockBadgeText(later((234 * 60 + 8) * MIN), now, false)).toBe("Predictions Lock in 9d 18h");
     expect(lockBadgeText(later(59 * MIN + 59_000), now, false)).toBe("Predictions Lock in 59m");
     expect(lockBadgeText(later(MIN), now, false)).toBe("Predictions Lock in 1m");
     expect(lockBadgeText(later(59_999), now, false)).toBe("Predictions Lock in Less than 1 minute");

@@ -3,8 +3,10 @@ import { Pager } from "~/components/Pager";
 import { StatusBadge } from "~/components/Badges";
 import { NameCell } from "~/components/LeaderboardPage";
 import type { PlayerRow } from "~/models/competition-detail.server";
+import { playerStatusLabel } from "~/lib/player-status";
 
 interface Props {
+  competition: { type: string; status: string };
   /** One page of the members, by username. */
   players: PlayerRow[];
   page: number;
@@ -25,7 +27,7 @@ interface CompetitionPageData {
  * one line per player (.lb-compact). The player's own row is highlighted; when they are a member but not on
  * this page, their name and status are pinned below the table.
  */
-export function RegisteredPlayers({ players, page, pageCount }: Props) {
+export function RegisteredPlayers({ competition, players, page, pageCount }: Props) {
   const layout = useRouteLoaderData<LayoutData>("routes/_app");
   const detail = useRouteLoaderData<CompetitionPageData>("routes/_app.competition.$competitionId");
   const me = layout?.user?.id ?? null;
@@ -54,7 +56,14 @@ export function RegisteredPlayers({ players, page, pageCount }: Props) {
               <tr key={p.userId} className={p.userId === me ? "is-me" : undefined}>
                 <NameCell name={p.username} isMe={p.userId === me} />
                 <td className="lb-status">
-                  <StatusBadge status={p.membershipStatus} />
+                  {/* The standings' words: a knockout player reads Still In, never Active. */}
+                  <StatusBadge
+                    status={playerStatusLabel({
+                      type: competition.type,
+                      competitionStatus: competition.status,
+                      membershipStatus: p.membershipStatus,
+                    })}
+                  />
                 </td>
                 <td className="lb-joined">{p.joinedMatchDay ?? "--"}</td>
               </tr>
@@ -68,7 +77,9 @@ export function RegisteredPlayers({ players, page, pageCount }: Props) {
           <span className="lb-username" title={myName}>
             {myName}
           </span>{" "}
-          <StatusBadge status={pinned} />
+          <StatusBadge
+            status={playerStatusLabel({ type: competition.type, competitionStatus: competition.status, membershipStatus: pinned })}
+          />
         </p>
       ) : null}
       <Pager page={page} pageCount={pageCount} param="playersPage" label="Registered players pages" />
