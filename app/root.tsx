@@ -8,6 +8,18 @@ import { ServiceWorkerRegistration } from "~/components/PushSetup";
 import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 
 export const links: LinksFunction = () => [
+  // The one font file every page needs (Inter, latin, variable weight; app/styles/app/fonts.css), requested with the
+  // document instead of after the stylesheet is parsed. Low priority: text shows at once in the fallback font
+  // (font-display: swap), so the font must not take bandwidth from the stylesheet and scripts the first paint
+  // waits for (Lighthouse's mobile run on slow 4G). Same origin, so no third-party request.
+  {
+    rel: "preload",
+    href: "/fonts/inter-latin-wght-normal.woff2",
+    as: "font",
+    type: "font/woff2",
+    crossOrigin: "anonymous",
+    fetchPriority: "low",
+  },
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
   { rel: "manifest", href: "/manifest.webmanifest" },
@@ -34,7 +46,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content="#15803d" />
+        {/* Light and dark follow the system setting (app/styles/app/tokens.css). */}
+        <meta name="color-scheme" content="light dark" />
+        <meta name="theme-color" content="#15803d" media="(prefers-color-scheme: light)" />
+        <meta name="theme-color" content="#06120c" media="(prefers-color-scheme: dark)" />
         <Meta />
         <Links />
       </head>

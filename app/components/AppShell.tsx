@@ -7,7 +7,6 @@ import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import type { ComponentType, ReactNode } from "react";
 import {
-  IconBall,
   IconBell,
   IconChevronLeft,
   IconDashboard,
@@ -15,10 +14,12 @@ import {
   IconMore,
   IconScout,
   IconShield,
+  IconSparkle,
   IconStar,
   IconTrophy,
   IconUser,
 } from "~/components/Icons";
+import { Logo } from "~/components/Logo";
 import { InsideMainLandmark } from "~/components/MainLandmark";
 import type { IconProps } from "~/components/Icons";
 import { MoreModal } from "~/components/MoreModal";
@@ -35,8 +36,23 @@ type AppShellProps = {
   user: ShellUser;
   /** Unread notices (decision 020), read with the page in the same round trip; shown as "99+" above 99. */
   unreadNotices: number;
+  /**
+   * Published release notes the player has not opened yet (the newest one's key, or null when all are seen), read
+   * with the page in the same round trip. Shows a "New" dot on What's new until /whats-new is opened.
+   */
+  whatsNew: string | null;
   children: ReactNode;
 };
+
+/** The "New" marker beside What's new: a dot with its words for screen readers. */
+function NewDot({ show }: { show: boolean }) {
+  if (!show) return null;
+  return (
+    <span className="nav-new">
+      <span className="sr-only">, new release notes</span>
+    </span>
+  );
+}
 
 /** The unread count beside the Notices link: "3 unread" for screen readers, nothing when there are none. */
 function UnreadCount({ count }: { count: number }) {
@@ -84,7 +100,7 @@ function writeCollapsed(value: boolean) {
   }
 }
 
-export function AppShell({ user, unreadNotices, children }: AppShellProps) {
+export function AppShell({ user, unreadNotices, whatsNew, children }: AppShellProps) {
   const location = useLocation();
   const [collapsed, setCollapsed] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
@@ -147,6 +163,12 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
 
   const closeMore = useCallback(() => setMoreOpen(false), []);
 
+  // What's new: the dot goes once /whats-new is opened (its loader records that in a cookie; this layout's data is
+  // not reloaded by a client-side navigation, so remember it here too, per newest note).
+  const [seenWhatsNew, setSeenWhatsNew] = useState<string | null>(null);
+  if (whatsNew && location.pathname === "/whats-new" && seenWhatsNew !== whatsNew) setSeenWhatsNew(whatsNew);
+  const hasWhatsNew = Boolean(whatsNew) && whatsNew !== seenWhatsNew && location.pathname !== "/whats-new";
+
   const inAdmin = isAdminPath(location.pathname);
   // "More" is shown as current when the page is one of the modal's destinations.
   const moreIsCurrent = ["/scout", "/profile", "/admin"].some((p) => location.pathname === p || location.pathname.startsWith(`${p}/`));
@@ -162,8 +184,7 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
       {/* Mobile header (hidden on desktop). */}
       <header className="mobile-header">
         <Link to="/dashboard" className="brand" prefetch="intent">
-          <IconBall size={26} className="brand-mark" />
-          <span className="brand-name">FootyCoach</span>
+          <Logo size={28} tone="on-dark" />
         </Link>
         <NavLink
           to="/notices"
@@ -182,6 +203,7 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
           <div className="noscript-nav">
             <a href="/scout">Scout</a>
             <a href="/profile">Profile</a>
+            <a href="/whats-new">What&apos;s new</a>
             {isAdmin ? <a href="/admin/fixtures">Admin Panel</a> : null}
             <form method="post" action="/logout">
               <button type="submit" className="btn btn-link">
@@ -195,9 +217,8 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
       {/* Desktop sidebar (hidden on mobile). */}
       <nav className="sidebar" aria-label="Main navigation">
         <div className="sidebar-top">
-          <Link to="/dashboard" className="brand" prefetch="intent" title="FootyCoach">
-            <IconBall size={28} className="brand-mark" />
-            <span className="brand-name nav-label">FootyCoach</span>
+          <Link to="/dashboard" className="brand" prefetch="intent" title="FootyCoach" aria-label="FootyCoach">
+            <Logo size={30} tone="on-dark" wordmarkClassName="nav-label" />
           </Link>
           <button
             type="button"
@@ -231,6 +252,13 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
             <NavLink to="/notices" className={navLinkClass} title={collapsed ? "Notices" : undefined}>
               <IconBell className="nav-icon" />
               {sidebarLabel("Notices")} <UnreadCount count={unreadNotices} />
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/whats-new" className={navLinkClass} title={collapsed ? "What's new" : undefined}>
+              <IconSparkle className="nav-icon" />
+              {sidebarLabel("What's new")}
+              <NewDot show={hasWhatsNew} />
             </NavLink>
           </li>
           {isAdmin ? (
@@ -307,12 +335,17 @@ export function AppShell({ user, unreadNotices, children }: AppShellProps) {
             >
               <IconMore className="bottom-icon" size={22} />
               <span className="bottom-label">More</span>
+              {hasWhatsNew ? (
+                <span className="nav-new bottom-new">
+                  <span className="sr-only">, new release notes</span>
+                </span>
+              ) : null}
             </button>
           </li>
         </ul>
       </nav>
 
-      <MoreModal open={moreOpen} onClose={closeMore} user={user} returnFocusRef={moreButtonRef} />
+      <MoreModal open={moreOpen} onClose={closeMore} user={user} returnFocusRef={moreButtonRef} whatsNew={hasWhatsNew} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
+import { Logo } from "~/components/Logo";
 import { usePending } from "~/components/usePending";
 import { Field, FormError } from "~/components/Field";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/account-fields";
@@ -9,10 +10,22 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/account-fields";
  * one look and one way of posting. Each page's action still validates and words its own messages.
  */
 
-/** The centred card every signed-out account page is laid out in. */
+/** The logo above a signed-out page's card, in a banner landmark; it links home (/ picks login or dashboard). */
+export function AuthLogo() {
+  return (
+    <header className="auth-header">
+      <Link to="/" className="auth-logo" aria-label="FootyCoach home">
+        <Logo size={40} />
+      </Link>
+    </header>
+  );
+}
+
+/** The centred card every signed-out account page is laid out in, under the logo. */
 export function AuthPage({ title, children }: { title: string; children: ReactNode }) {
   return (
     <div className="auth-page">
+      <AuthLogo />
       <main className="card auth-card" id="main">
         <h1>{title}</h1>
         {children}

@@ -73,10 +73,16 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
 
   let action;
   if (c.joined) {
+    // Joined: the next step is picking a team, so it is the card's primary action.
     action = (
-      <button type="button" className="btn btn-secondary" disabled>
-        Joined
-      </button>
+      <>
+        <button type="button" className="btn btn-secondary" disabled>
+          Joined
+        </button>
+        <Link className="btn btn-primary" to={`/select-team/${c.id}`}>
+          Select Team
+        </Link>
+      </>
     );
   } else if (!open) {
     action = (
@@ -128,7 +134,12 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
         </span>
       </header>
       <p className="competition-card-league">{c.league}</p>
-      <Countdown deadline={c.deadline} serverNow={serverNow} caption="Until registration closes" />
+      <Countdown
+        deadline={c.deadline}
+        serverNow={serverNow}
+        caption="Until registration closes"
+        announce={open ? "Registration" : undefined}
+      />
       <p className="competition-card-players">{playerCount(c.playerCount)}</p>
       <div className="competition-card-actions">
         <Link className="btn btn-secondary" to={`/competition/${c.id}`}>

@@ -22,6 +22,8 @@ interface Props {
   isAdmin: boolean;
   /** The player's calendar date (YYYY-MM-DD): the earliest start date. */
   today: string;
+  /** The page's primary action (default); secondary where another step matters more (a new player's Browse). */
+  primary?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ interface Props {
  * /competitions action. With JS the result (registration key + copy) shows in the modal; without JS the
  * modal is opened by ?create=1 and the action redirects to /competitions?created=<id>.
  */
-export function CreatePrivateCompetition({ isAdmin, today }: Props) {
+export function CreatePrivateCompetition({ isAdmin, today, primary = true }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
@@ -75,7 +77,7 @@ export function CreatePrivateCompetition({ isAdmin, today }: Props) {
         to={openHref}
         role="button"
         onKeyDown={spaceActivates}
-        className="btn btn-primary"
+        className={primary ? "btn btn-primary" : "btn btn-secondary"}
         preventScrollReset
         onClick={(event) => {
           if (!hydrated) return;

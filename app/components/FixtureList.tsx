@@ -1,9 +1,12 @@
 import type { ReactNode } from "react";
 import { StatusBadge } from "~/components/Badges";
+import { TeamBadge } from "~/components/TeamBadge";
 
 interface FixtureItem {
   id: string;
+  /** "15:00 GMT": the kickoff in the player's zone, named. */
   time: string;
+  kickoffTime: string | null;
   homeTeam: string;
   awayTeam: string;
   homeScore: number | null;
@@ -23,10 +26,21 @@ interface Props {
   emptyText?: string;
 }
 
-/** Fixtures grouped by kickoff date (labels formatted on the server in the player's zone): home, time or score, away. */
+/**
+ * Fixtures grouped by kickoff date (labels formatted on the server in the player's zone): home, time or score,
+ * away, each team with its club badge. The rows share one grid, so the times line up and rows are even.
+ */
 export function FixtureList({ groups, renderTeam, emptyText = "No fixtures available for this match day." }: Props) {
   if (groups.length === 0) return <p className="empty-state">{emptyText}</p>;
-  const team = (name: string, side: "home" | "away", f: FixtureItem) => (renderTeam ? renderTeam(name, side, f) : <span>{name}</span>);
+  const team = (name: string, side: "home" | "away", f: FixtureItem) =>
+    renderTeam ? (
+      renderTeam(name, side, f)
+    ) : (
+      <span className="team-name">
+        <TeamBadge team={name} />
+        <span>{name}</span>
+      </span>
+    );
   return (
     <div className="fixture-list">
       {groups.map((group) => (
@@ -44,7 +58,7 @@ export function FixtureList({ groups, renderTeam, emptyText = "No fixtures avail
                   ) : f.status === "postponed" ? (
                     <StatusBadge status="Postponed" />
                   ) : (
-                    <time>{f.time}</time>
+                    <time dateTime={f.kickoffTime ?? undefined}>{f.time}</time>
                   )}
                 </div>
                 <div className="away">{team(f.awayTeam, "away", f)}</div>

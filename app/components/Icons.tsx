@@ -179,3 +179,13 @@ export function IconAlert(props: IconProps) {
     </Svg>
   );
 }
+
+/** What's new (release notes): a sparkle. */
+export function IconSparkle(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M12 3l1.9 5.1L19 10l-5.1 1.9L12 17l-1.9-5.1L5 10l5.1-1.9z" />
+      <path d="M19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z" />
+    </Svg>
+  );
+}

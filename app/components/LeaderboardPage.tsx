@@ -3,6 +3,24 @@ import type { ComponentType, ReactNode } from "react";
 import { Pager } from "~/components/Pager";
 import { PageLoading } from "~/components/PageLoading";
 import type { LeaderboardView } from "~/lib/leaderboards";
+import { YouBadge } from "~/components/Badges";
+
+/**
+ * A player's name in a compact table (.lb-compact): on phones one line ending in an ellipsis when too long; the
+ * full name is its title and is read whole by screen readers. The player's own row carries the You badge.
+ */
+export function NameCell({ name, isMe }: { name: string; isMe: boolean }) {
+  return (
+    <th scope="row" className="lb-name">
+      <span className="lb-name-line">
+        <span className="lb-username" title={name}>
+          {name}
+        </span>
+        {isMe ? <YouBadge /> : null}
+      </span>
+    </th>
+  );
+}
 
 export interface StandingsTableProps<Row> {
   rows: Row[];

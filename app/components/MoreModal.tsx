@@ -12,7 +12,7 @@ import { useEffect, useId, useRef } from "react";
 import type { MouseEvent as ReactMouseEvent, RefObject } from "react";
 import type { ShellUser } from "~/components/AppShell";
 import { isAdminPath } from "~/components/admin/sections";
-import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconUser } from "~/components/Icons";
+import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconSparkle, IconUser } from "~/components/Icons";
 
 type MoreModalProps = {
   open: boolean;
@@ -20,6 +20,8 @@ type MoreModalProps = {
   user: ShellUser;
   /** Element that gets focus back when the dialog closes (the More button). */
   returnFocusRef?: RefObject<HTMLElement>;
+  /** Release notes not yet seen: a "New" dot on What's new. */
+  whatsNew?: boolean;
 };
 
 const FOCUSABLE = [
@@ -39,7 +41,7 @@ function focusableIn(root: HTMLElement): HTMLElement[] {
 
 const linkClass = ({ isActive }: { isActive: boolean }) => (isActive ? "more-link active" : "more-link");
 
-export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProps) {
+export function MoreModal({ open, onClose, user, returnFocusRef, whatsNew = false }: MoreModalProps) {
   const titleId = useId();
   const profileDescId = useId();
   const adminDescId = useId();
@@ -139,6 +141,22 @@ export function MoreModal({ open, onClose, user, returnFocusRef }: MoreModalProp
                 <span className="more-label">Profile</span>
                 <span className="more-desc" id={profileDescId} aria-hidden="true">
                   Account settings
+                </span>
+              </span>
+              <IconChevronRight className="more-chevron" />
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/whats-new" className={linkClass} onClick={onClose}>
+              <IconSparkle className="more-icon" />
+              <span className="more-text">
+                <span className="more-label">
+                  What&apos;s new
+                  {whatsNew ? (
+                    <span className="nav-new">
+                      <span className="sr-only">, new release notes</span>
+                    </span>
+                  ) : null}
                 </span>
               </span>
               <IconChevronRight className="more-chevron" />

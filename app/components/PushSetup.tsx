@@ -3,6 +3,7 @@ import { useHydrated } from "~/components/useHydrated";
 import { useRevalidator } from "@remix-run/react";
 import { Modal } from "~/components/Modal";
 import { useToast } from "~/components/Toaster";
+import { useStoredConsent } from "~/lib/consent-store";
 import type { PushConfig } from "~/env.server";
 import {
   BLOCKED_ALERT,
@@ -32,6 +33,7 @@ let refreshedFor: string | null = null;
 
 export interface PushSetupState {
   activeCompetition: boolean;
+  savedPick: boolean;
   notificationsEnabled: boolean;
   fcmToken: string | null;
   fcmTokenUpdatedAt: string | null;
@@ -50,7 +52,8 @@ export function reportPushError(error: unknown) {
 
 /**
  * The signed-in layout's push part: the permission prompt (permission undecided, push supported, the player
- * in at least one active competition, not snoozed), the silent refresh when permission is granted and
+ * in at least one active competition and with a saved pick, not snoozed, and never while the analytics-consent
+ * banner is open: one overlay at a time), the silent refresh when permission is granted and
  * notifications are on, foreground pushes as info toasts, and clearing this browser's push on logout.
  */
 export function PushSetup({ state }: { state: PushSetupState }) {
@@ -59,12 +62,14 @@ export function PushSetup({ state }: { state: PushSetupState }) {
   const [busy, setBusy] = useState(false);
   const toast = useToast();
   const revalidator = useRevalidator();
-  const { config, activeCompetition, notificationsEnabled, fcmToken, fcmTokenUpdatedAt } = state;
+  const { config, activeCompetition, savedPick, notificationsEnabled, fcmToken, fcmTokenUpdatedAt } = state;
   const usable = hydrated && config.kind !== "off" && pushSupported();
+  // The consent banner is open while this browser holds no choice (it adopts the account's choice at once).
+  const consentChosen = useStoredConsent() !== null;
   // Read in the browser only (after hydration): the permission and the snooze live there. Once shown, the
   // prompt stays until answered (adjusted while rendering, so it never vanishes under the player).
   const [shown, setShown] = useState(false);
-  const ask = usable && activeCompetition && Notification.permission === "default" && !promptSnoozed();
+  const ask = usable && consentChosen && activeCompetition && savedPick && Notification.permission === "default" && !promptSnoozed();
   if (ask && !shown) setShown(true);
   const prompt = shown && !dismissed;
 

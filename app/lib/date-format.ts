@@ -39,3 +39,23 @@ export function formatKickoff(value: Date | string | null, timeZone: string | nu
   if (!value) return "TBA";
   return dateFormat("en-GB", { ...(full ? KICKOFF_FULL : KICKOFF), timeZone: safeTimeZone(timeZone) }).format(new Date(value));
 }
+
+/**
+ * The zone's short name at that moment, as players read it: "GMT" / "BST" in London, "CET", "EST", "UTC";
+ * where the locale only has an offset ("GMT+2") that offset. en-GB names the British and European zones,
+ * en-US the American ones; the first that gives letters wins.
+ */
+export function zoneAbbreviation(value: Date | string, timeZone: string | null | undefined): string {
+  const zone = safeTimeZone(timeZone);
+  const date = new Date(value);
+  let fallback = "";
+  for (const locale of ["en-GB", "en-US"]) {
+    const part = dateFormat(locale, { timeZone: zone, timeZoneName: "short" })
+      .formatToParts(date)
+      .find((p) => p.type === "timeZoneName")?.value;
+    if (!part) continue;
+    if (/^[A-Z]{2,5}$/.test(part)) return part;
+    fallback ||= part;
+  }
+  return fallback || "UTC";
+}

@@ -3,11 +3,14 @@
  * what may be saved; these only choose the words).
  */
 
+import { formatDuration } from "~/lib/countdown";
+
 const MINUTE = 60_000;
 
 /**
  * The lock badge: "Predictions Locked" when the server says so or the deadline has passed (the browser's
- * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2h 5m",
+ * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2d 18h",
+ * "Predictions Lock in 2h 5m" (the countdown format of every page, formatDuration),
  * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute". Null when the match day has no
  * deadline (no fixtures).
  */
@@ -18,17 +21,14 @@ export function lockBadgeText(lockTime: string | Date | null | undefined, now: D
   if (Number.isNaN(end)) return null;
   const ms = end - (typeof now === "number" ? now : now.getTime());
   if (ms <= 0) return "Predictions Locked";
-  const totalMinutes = Math.floor(ms / MINUTE);
-  if (totalMinutes < 1) return "Predictions Lock in Less than 1 minute";
-  const hours = Math.floor(totalMinutes / 60);
-  const minutes = totalMinutes % 60;
-  return hours > 0 ? `Predictions Lock in ${hours}h ${minutes}m` : `Predictions Lock in ${minutes}m`;
+  if (ms < MINUTE) return "Predictions Lock in Less than 1 minute";
+  return `Predictions Lock in ${formatDuration(ms)}`;
 }
 
 export type BadgeTone = "muted" | "success" | "info" | "warning" | "danger";
 
 export interface PredictionBadge {
-  label: "Pending" | "Exact!" | "Stacked" | "Goals" | "Result" | "Miss";
+  label: "Pending" | "Postponed: not counted" | "Exact!" | "Stacked" | "Goals" | "Result" | "Miss";
   /** The points awarded, null while the fixture is not complete. */
   points: number | null;
   tone: BadgeTone;
@@ -36,10 +36,11 @@ export interface PredictionBadge {
 
 /**
  * A prediction's result badge from its fixture's status and the points the database awarded: Pending until
- * the fixture is complete (pending or postponed: no score), then Exact! (5), Stacked (3), Goals (2),
- * Result (1), Miss (0).
+ * the fixture is complete, then Exact! (5), Stacked (3), Goals (2), Result (1), Miss (0). A postponed (or
+ * abandoned) fixture scores 0 and is not counted: "Postponed: not counted".
  */
 export function predictionBadge(fixtureStatus: string, pointsAwarded: number | null | undefined): PredictionBadge {
+  if (fixtureStatus === "postponed") return { label: "Postponed: not counted", points: null, tone: "muted" };
   if (fixtureStatus !== "complete") return { label: "Pending", points: null, tone: "muted" };
   const points = pointsAwarded ?? 0;
   switch (points) {
@@ -63,6 +64,15 @@ export function entryNumber(entryIndex: number): number {
 
 export function entryLabel(entryIndex: number): string {
   return `Entry ${entryNumber(entryIndex)}`;
+}
+
+/**
+ * The rank a Scout leaderboard shows: "-" while nobody on the board has scored (before any result every entry
+ * is equal), else the ordinal of the database's rank (equal points and exact count share a rank).
+ */
+export function scoutRankText(rank: number, topPoints: number, topExact: number, ordinal: (n: number) => string): string {
+  if (!(topPoints > 0) && !(topExact > 0)) return "-";
+  return ordinal(rank);
 }
 
 /** A leaderboard progress bar's width in percent of the top score (0 when nobody has scored). */

@@ -45,6 +45,9 @@ export interface Membership {
   joinedMatchDay: number;
   /** active = may pick now (Select / Edit Team); eliminated; closed (user_competition_stats_view.selection_status). */
   selectionStatus: string;
+  /** The player's season rank and points (rank null for a knockout or before any result). */
+  rank: number | null;
+  points: number;
 }
 
 export interface CompetitionDetail {
@@ -122,11 +125,14 @@ export async function getCompetitionDetail(
       competitionInfoQuery(sql, competitionId),
       sql<
         NotNull<
-          Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status">,
+          Pick<
+            UserCompetitionStatsViewRow,
+            "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status" | "rank" | "points"
+          >,
           "membership_status" | "selection_status"
         >[]
       >`
-          select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status
+          select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status, v.rank, v.points
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.user_id = ${me}`,
       currentPickQuery(sql, competitionId, me),
@@ -182,6 +188,8 @@ export async function getCompetitionDetail(
             knockedOutOn: m.knocked_out_on,
             joinedMatchDay: m.joined_match_day ?? 0,
             selectionStatus: m.selection_status,
+            rank: m.rank ?? null,
+            points: m.points ?? 0,
           }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,

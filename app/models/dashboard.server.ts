@@ -2,6 +2,7 @@ import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
 import type { LiveLine } from "~/lib/live";
 import { liveLinesQuery, toLiveLines } from "~/models/live.server";
+import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
 interface UpcomingCompetition {
   id: string;
@@ -12,6 +13,8 @@ interface UpcomingCompetition {
   playerCount: number;
   /** Registration closes at the start match day's deadline. */
   registrationDeadline: string | null;
+  /** The player is a member already (the card offers Select Team instead of Join). */
+  joined: boolean;
 }
 
 export interface RegisteredCompetition extends SeasonStats {
@@ -24,6 +27,7 @@ export interface RegisteredCompetition extends SeasonStats {
   /** active = the player may pick now; decided in SQL (user_competition_stats_view.selection_status). */
   selectionStatus: "active" | "eliminated" | "closed";
   selectionDeadline: string | null;
+  currentMatchDay: number;
 }
 
 interface PrivateCompetition {
@@ -44,7 +48,7 @@ interface Dashboard {
   live: LiveLine[];
 }
 
-interface UpcomingRow extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility"> {
+interface UpcomingRow extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility" | "joined"> {
   player_count: number;
   registration_deadline: Date | string | null;
 }
@@ -65,6 +69,7 @@ interface RegisteredRow {
   current_selection: string | null;
   selection_status: RegisteredCompetition["selectionStatus"];
   selection_deadline: Date | string | null;
+  current_match_day: number;
 }
 
 interface PrivateRow extends Pick<PrivateCompetition, "id" | "name" | "status"> {
@@ -84,17 +89,22 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   return db.asUser(userId, async (sql) => {
     const [upcoming, registered, privates, liveRows] = await Promise.all([
       sql<UpcomingRow[]>`
-        select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
-               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline
-          from public.competitions c
-         where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
-           and public.registration_state(c.id) = 'open'
-         order by c.start_date, c.first_kickoff_time nulls last, c.name
-         limit ${UPCOMING_LIMIT}`,
+        select u.* from (
+          select c.id, c.name, c.type, c.league, c.visibility, c.player_count, c.start_date,
+                 public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
+                 exists (select 1 from public.user_selections us
+                          where us.competition_id = c.id and us.user_id = ${userId}) as joined
+            from public.competitions c
+           where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
+             and public.registration_state(c.id) = 'open'
+        ) u
+        -- the next step first: the soonest registration deadline (issue 22)
+        order by u.registration_deadline nulls last, u.start_date, u.name
+        limit ${UPCOMING_LIMIT}`,
       sql<RegisteredRow[]>`
         select competition_id, competition, competition_type, competition_status, membership_status, rank,
                wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,
-               selection_deadline
+               selection_deadline, current_match_day
           from public.user_competition_stats_view
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
@@ -116,6 +126,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         visibility: r.visibility,
         playerCount: r.player_count,
         registrationDeadline: iso(r.registration_deadline),
+        joined: r.joined === true,
       })),
       registered: registered.map((r) => ({
         id: r.competition_id,
@@ -133,6 +144,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         currentSelection: r.current_selection,
         selectionStatus: r.selection_status,
         selectionDeadline: iso(r.selection_deadline),
+        currentMatchDay: r.current_match_day,
       })),
       privateCompetitions: privates.map((r) => ({
         id: r.id,
@@ -147,17 +159,29 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   });
 }
 
-type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Closed" | "Selection Closed" };
+type SelectionAction = { kind: "select" | "edit" } | { kind: "badge"; label: "Eliminated" | "Winner" | "Completed" | "Selection Closed" };
+
+/** The player's standing in one word (app/lib/player-status), the same on desktop and mobile. */
+export function playerStatus(row: RegisteredCompetition): PlayerStatusLabel {
+  return playerStatusLabel({
+    type: row.type,
+    competitionStatus: row.competitionStatus,
+    membershipStatus: row.membershipStatus,
+    rank: row.rank,
+  });
+}
 
 /**
  * What a registered row offers: the team-selection link, or the badge that replaces it (spec part 1 §2). Whether
  * the player may pick is SQL's selection_status ("active"); this only chooses the words for the other cases:
- * an ended competition reads Closed, a match day that is not open (deadline passed, or no fixtures yet)
+ * an ended competition reads Winner (a title win) or Completed, a match day that is not open (deadline passed, or no fixtures yet)
  * Selection Closed.
  */
 export function selectionAction(row: RegisteredCompetition): SelectionAction {
   if (row.selectionStatus === "eliminated") return { kind: "badge", label: "Eliminated" };
   if (row.selectionStatus === "active") return { kind: row.currentSelection ? "edit" : "select" };
-  if (row.competitionStatus !== "active" || row.membershipStatus === "completed") return { kind: "badge", label: "Closed" };
+  // An ended competition: a title win reads Winner, anything else Completed (never a bare "Closed").
+  if (row.competitionStatus !== "active" || row.membershipStatus === "completed")
+    return { kind: "badge", label: playerStatus(row) === "Winner" ? "Winner" : "Completed" };
   return { kind: "badge", label: "Selection Closed" };
 }

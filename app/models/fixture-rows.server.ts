@@ -1,5 +1,5 @@
 import type { PlayerSql } from "~/db/types";
-import { dateFormat } from "~/lib/date-format";
+import { dateFormat, zoneAbbreviation } from "~/lib/date-format";
 
 /*
  * Fixture rows as the player pages read them (team selection, competition detail, Scout): the columns, the
@@ -28,7 +28,8 @@ export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGrou
   const groups: FixtureGroup[] = [];
   for (const row of rows) {
     const date = row.kickoffTime ? dateFmt.format(new Date(row.kickoffTime)) : "Unknown Date";
-    const time = row.kickoffTime ? timeFmt.format(new Date(row.kickoffTime)) : "TBA";
+    // "15:00 GMT": the time with the player's zone named.
+    const time = row.kickoffTime ? `${timeFmt.format(new Date(row.kickoffTime))} ${zoneAbbreviation(row.kickoffTime, timeZone)}` : "TBA";
     let group = groups.find((g) => g.date === date);
     if (!group) groups.push((group = { date, fixtures: [] }));
     group.fixtures.push({ ...row, time });

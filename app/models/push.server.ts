@@ -106,8 +106,11 @@ export async function disableNotifications(db: Db, userId: string): Promise<void
 }
 
 export interface PushState {
-  /** The player is in at least one active competition (the permission prompt's condition). */
+  /** The player is in at least one active competition (one of the permission prompt's conditions). */
   activeCompetition: boolean;
+  /** The player has saved a pick (the prompt waits for this calm moment: not on first login, nor between
+   *  joining and the first Select Team). */
+  savedPick: boolean;
   notificationsEnabled: boolean;
   /** The FCM token the server holds and when it was saved (the 7-day refresh and "saved only if changed"). */
   fcmTokenUpdatedAt: string | null;
@@ -121,6 +124,7 @@ export function getPushState(db: Db, userId: string): Promise<PushState> {
       select exists (select 1 from public.user_selections us
                        join public.competitions c on c.id = us.competition_id
                       where us.user_id = ${userId} and us.status = 'active' and c.status = 'active') as "activeCompetition",
+             exists (select 1 from public.team_selections ts where ts.user_id = ${userId}) as "savedPick",
              coalesce(p.notifications_enabled, false) as "notificationsEnabled",
              p.fcm_token as "fcmToken",
              to_char(p.fcm_token_updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as "fcmTokenUpdatedAt"

@@ -119,3 +119,48 @@ export async function deleteReleaseNote(db: Db, userId: string, id: string): Pro
     return failed(error, "Failed to delete release note");
   }
 }
+
+/*
+ * What's new (players, /whats-new): the published notes, as any signed-in player reads them (the
+ * release_notes_select_published policy; an admin's own policy would also show drafts, so both queries filter).
+ */
+
+/** A published note as players see it. */
+export interface PublishedReleaseNote {
+  id: string;
+  version: string;
+  title: string;
+  content: string;
+  releaseDate: string;
+}
+
+/** Published notes, newest first (the admin panel's order). */
+export async function listPublishedReleaseNotes(db: Db, userId: string): Promise<PublishedReleaseNote[]> {
+  const rows = await db.asUser(
+    userId,
+    (sql) =>
+      sql<Omit<NoteRow, "is_published">[]>`
+      select n.id, n.version, n.title, n.content, n.release_date::text as release_date
+        from public.release_notes n
+       where n.is_published
+       order by n.release_date desc, n.created_at desc, n.id`,
+  );
+  return rows.map((r) => ({ id: r.id, version: r.version, title: r.title, content: r.content, releaseDate: r.release_date }));
+}
+
+/**
+ * The newest published note's key (its creation time in microseconds since the epoch, as digits), or null when
+ * nothing is published: a player has seen everything when their last seen key is at least this one. One small
+ * statement, sent with the app shell's session check in the same round trip (decision 012).
+ */
+export async function newestPublishedNoteKey(db: Db, userId: string): Promise<string | null> {
+  const [row] = await db.asUser(
+    userId,
+    (sql) =>
+      sql<{ key: string | null }[]>`
+      select (floor(extract(epoch from max(n.created_at)) * 1000000))::bigint::text as key
+        from public.release_notes n
+       where n.is_published`,
+  );
+  return row?.key ?? null;
+}

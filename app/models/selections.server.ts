@@ -24,6 +24,8 @@ interface TeamSelectionPage {
   selectionOpen: boolean;
   /** selectionStatus: active = this member may pick now (user_competition_stats_view.selection_status). */
   membership: { status: string; knockedOutOn: number | null; selectionStatus: string } | null;
+  /** The player's picks of earlier match days in this competition (a knockout team is used once). */
+  usedTeams: { team: string; matchDay: number }[];
   currentSelection: string | null;
   eligibleTeams: string[];
   fixtures: FixtureRow[];
@@ -55,12 +57,17 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
          where c.id = ${competitionId} and c.type <> 'scout'`,
       currentFixturesQuery(sql, competitionId),
       sql<
-        NotNull<
+        (NotNull<
           Pick<UserCompetitionStatsViewRow, "membership_status" | "knocked_out_on" | "selection_status">,
           "membership_status" | "selection_status"
-        >[]
+        > & { used_teams: unknown })[]
       >`
-        select v.membership_status, v.knocked_out_on, v.selection_status
+        select v.membership_status, v.knocked_out_on, v.selection_status,
+               (select coalesce(json_agg(json_build_object('team', ts.selected_team, 'matchDay', ts.match_day)
+                                         order by ts.match_day), '[]'::json)
+                  from public.team_selections ts
+                 where ts.competition_id = v.competition_id and ts.user_id = v.user_id
+                   and ts.match_day < v.current_match_day) as used_teams
           from public.user_competition_stats_view v
          where v.competition_id = ${competitionId} and v.user_id = ${userId}`,
       currentPickQuery(sql, competitionId, userId),
@@ -86,11 +93,24 @@ export async function getTeamSelectionPage(db: Db, userId: string, competitionId
             selectionStatus: membershipRows[0].selection_status,
           }
         : null,
+      usedTeams: parseUsedTeams(membershipRows[0]?.used_teams),
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
       eligibleTeams: eligibleRows.map((r) => r.team),
       fixtures: normaliseFixtures(fixtureRows),
     };
   });
+}
+
+/** json_agg's answer (postgres.js parses json; a string when it does not). */
+function parseUsedTeams(value: unknown): { team: string; matchDay: number }[] {
+  const rows: unknown = typeof value === "string" ? JSON.parse(value) : value;
+  if (!Array.isArray(rows)) return [];
+  const used: { team: string; matchDay: number }[] = [];
+  for (const row of rows as unknown[]) {
+    const r = row as { team?: unknown; matchDay?: unknown } | null;
+    if (r && typeof r.team === "string" && typeof r.matchDay === "number") used.push({ team: r.team, matchDay: r.matchDay });
+  }
+  return used;
 }
 
 export type SaveSelectionCode = "saved" | "not_found" | "not_registered" | "eliminated" | "selection_closed" | "not_eligible";

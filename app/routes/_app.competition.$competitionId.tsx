@@ -41,10 +41,15 @@ import { groupFixtures } from "~/models/fixture-rows.server";
 import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
+import deadlineCss from "~/styles/deadline.css?url";
+import { playerStatusLabel } from "~/lib/player-status";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: css },
+  { rel: "stylesheet", href: deadlineCss },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `${data.competition.name} | FootyCoach` : "Competition | FootyCoach" },
@@ -85,8 +90,17 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const canSelect = membership?.selectionStatus === "active";
   const teams = detail.fixtures.flatMap((f) => [f.homeTeam, f.awayTeam]).sort((a, b) => a.localeCompare(b));
 
+  const activeMember = membership?.status === "active" && c.status === "active";
+  const deadlinePassed = c.deadline !== null && new Date(c.deadline).getTime() <= context.now.getTime();
+  const myStatus = membership
+    ? playerStatusLabel({ type: c.type, competitionStatus: c.status, membershipStatus: membership.status, rank: membership.rank })
+    : null;
+
   return {
     competition: c,
+    now: context.now.toISOString(),
+    me: membership ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember } : null,
+    missedPick: activeMember && deadlinePassed && !detail.currentSelection,
     tab,
     tabs: TABS.filter((t) => available.includes(t.id)),
     champion: championOf(detail),
@@ -240,6 +254,9 @@ export default function CompetitionDetailPage() {
             canSelect={d.canSelect}
             error={fromManage ? null : message}
             confirmUnregister={d.confirmUnregister}
+            me={d.me}
+            now={d.now}
+            missedPick={d.missedPick}
           />
         ) : null}
         {d.tab === "details" ? <DetailsPanel competition={c} /> : null}
@@ -255,7 +272,7 @@ export default function CompetitionDetailPage() {
         ) : null}
       </section>
 
-      <RegisteredPlayers players={d.players} page={d.playersPage} pageCount={d.playersPageCount} />
+      <RegisteredPlayers competition={c} players={d.players} page={d.playersPage} pageCount={d.playersPageCount} />
 
       <CompetitionStandings competition={c} seasonStandings={d.seasonStandings} knockoutStandings={d.knockoutStandings} />
 

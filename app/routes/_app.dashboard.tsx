@@ -1,13 +1,15 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import dashboardCss from "~/styles/dashboard.css?url";
 import competitionsCss from "~/styles/competitions.css?url";
+import deadlineCss from "~/styles/deadline.css?url";
 import { Countdown } from "~/components/Countdown";
 import { CopyButton } from "~/components/CopyButton";
 import { CreatePrivateCompetition } from "~/components/CreatePrivateCompetition";
 import { InviteButtons } from "~/components/InviteButtons";
 import { LockIcon, typeLabel } from "~/components/CompetitionCard";
-import { getDashboard, selectionAction, type RegisteredCompetition } from "~/models/dashboard.server";
+import { getDashboard, playerStatus, selectionAction, type RegisteredCompetition } from "~/models/dashboard.server";
+import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
 import { requireUserWith } from "~/session.server";
 import { todayIn } from "~/lib/validation";
 import { ordinal } from "~/lib/ordinal";
@@ -20,13 +22,26 @@ export const meta: MetaFunction = () => [{ title: "Dashboard | FootyCoach" }];
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: dashboardCss },
   { rel: "stylesheet", href: competitionsCss },
+  { rel: "stylesheet", href: deadlineCss },
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, data: dashboard } = await requireUserWith(request, context, (userId) => getDashboard(context.db, userId));
   return {
     ...dashboard,
-    registered: dashboard.registered.map((r) => ({ ...r, action: selectionAction(r) })),
+    registered: dashboard.registered.map((r) => ({
+      ...r,
+      action: selectionAction(r),
+      status: playerStatus(r),
+      // After the deadline an active member without a pick is told what that means (knockout: out).
+      missedPick:
+        !r.currentSelection &&
+        r.selectionStatus === "closed" &&
+        r.competitionStatus === "active" &&
+        r.membershipStatus === "active" &&
+        r.selectionDeadline !== null &&
+        new Date(r.selectionDeadline).getTime() <= context.now.getTime(),
+    })),
     now: context.now.toISOString(),
     today: todayIn(context.now, user.timeZone),
     isAdmin: user.role === "admin",
@@ -34,17 +49,64 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type Row = RegisteredCompetition & { action: ReturnType<typeof selectionAction> };
+type Row = RegisteredCompetition & { action: ReturnType<typeof selectionAction>; status: string; missedPick: boolean };
 
-function SelectionCell({ row }: { row: Row }) {
+/** The row's next step: Select / Edit Team with the time left and what a missed pick means, or the badge. */
+function SelectionCell({ row, now }: { row: Row; now: string }) {
   const a = row.action;
   if (a.kind === "badge") {
-    return <StatusBadge status={a.label} />;
+    return (
+      <div className="selection-cell">
+        <StatusBadge status={a.label} />
+        {row.missedPick ? <p className="deadline-missed">{missedPickOutcome(row.type, row.currentMatchDay)}</p> : null}
+      </div>
+    );
   }
   return (
-    <Link className="btn btn-primary btn-sm" to={`/select-team/${row.id}`}>
-      {a.kind === "edit" ? "Edit Team" : "Select Team"}
-    </Link>
+    <div className="selection-cell">
+      <Link className="btn btn-primary btn-sm" to={`/select-team/${row.id}`}>
+        {a.kind === "edit" ? "Edit Team" : "Select Team"}
+      </Link>
+      <Countdown deadline={row.selectionDeadline} serverNow={now} caption={SELECTION_CAPTION} />
+      {a.kind === "select" ? <p className="deadline-consequence">{missedPickConsequence(row.type)}</p> : null}
+    </div>
+  );
+}
+
+interface UpcomingCard {
+  id: string;
+  visibility: "public" | "private";
+  joined: boolean;
+}
+
+/**
+ * An upcoming card's next step: Select Team once joined, else Join (a plain form to the competitions page's
+ * join action that works without JavaScript; a private competition opens its key dialog there).
+ */
+function UpcomingAction({ c }: { c: UpcomingCard }) {
+  if (c.joined) {
+    return (
+      <Link className="btn btn-primary btn-sm" to={`/select-team/${c.id}`}>
+        Select Team
+      </Link>
+    );
+  }
+  if (c.visibility === "private") {
+    return (
+      <Link className="btn btn-primary btn-sm" to={`/competitions?join=${c.id}`}>
+        Join
+      </Link>
+    );
+  }
+  return (
+    <Form method="post" action="/competitions" className="inline-form">
+      <input type="hidden" name="intent" value="join" />
+      <input type="hidden" name="competitionId" value={c.id} />
+      <input type="hidden" name="redirectTo" value="/dashboard" />
+      <button type="submit" className="btn btn-primary btn-sm">
+        Join
+      </button>
+    </Form>
   );
 }
 
@@ -86,8 +148,11 @@ export default function DashboardPage() {
                     <span>{c.league}</span>
                     <TypeBadge type={c.type} />
                   </div>
-                  <Countdown deadline={c.registrationDeadline} serverNow={data.now} />
+                  <Countdown deadline={c.registrationDeadline} serverNow={data.now} announce="Registration" />
                   <div className="meta">{playerCount(c.playerCount)}</div>
+                  <div className="upcoming-actions">
+                    <UpcomingAction c={c} />
+                  </div>
                 </article>
               </li>
             ))}
@@ -100,9 +165,12 @@ export default function DashboardPage() {
           <h2 id="registered-heading">Registered Competitions</h2>
         </header>
         {registered.length === 0 ? (
-          <p className="empty-state">
-            You have not joined any competitions yet. <Link to="/competitions">Browse competitions</Link>
-          </p>
+          <div className="empty-state next-steps">
+            <p>You have not joined any competitions yet.</p>
+            <Link to="/competitions" className="btn btn-primary">
+              Browse competitions
+            </Link>
+          </div>
         ) : (
           <>
             <div className="table-wrap registered-table-wrap">
@@ -111,6 +179,7 @@ export default function DashboardPage() {
                   <tr>
                     <th scope="col">Competition</th>
                     <th scope="col">Type</th>
+                    <th scope="col">Status</th>
                     <th scope="col" className="num">
                       Rank
                     </th>
@@ -144,6 +213,9 @@ export default function DashboardPage() {
                           <Link to={`/competition/${r.id}`}>{r.name}</Link>
                         </th>
                         <td>{typeLabel(r.type)}</td>
+                        <td>
+                          <StatusBadge status={r.status} />
+                        </td>
                         <td className="num">{ko || r.rank == null ? dash : ordinal(r.rank)}</td>
                         <td className="num">{r.wins}</td>
                         <td className="num">{r.draws}</td>
@@ -152,7 +224,7 @@ export default function DashboardPage() {
                         <td className="num">{ko ? dash : r.goalsAgainst}</td>
                         <td className="num">{ko ? dash : r.points}</td>
                         <td>
-                          <SelectionCell row={r} />
+                          <SelectionCell row={r} now={data.now} />
                         </td>
                       </tr>
                     );
@@ -168,12 +240,10 @@ export default function DashboardPage() {
                   </h3>
                   <TypeBadge type={r.type} />
                   <dl>
-                    {r.type === "knockout" && r.action.kind !== "badge" ? (
-                      <>
-                        <dt>Status</dt>
-                        <dd>Still In</dd>
-                      </>
-                    ) : null}
+                    <dt>Status</dt>
+                    <dd>
+                      <StatusBadge status={r.status} />
+                    </dd>
                     {r.type !== "knockout" ? (
                       <>
                         <dt>Rank</dt>
@@ -185,7 +255,7 @@ export default function DashboardPage() {
                     <dt>Current Selection</dt>
                     <dd>{r.currentSelection ?? "--"}</dd>
                   </dl>
-                  <SelectionCell row={r} />
+                  <SelectionCell row={r} now={data.now} />
                 </li>
               ))}
             </ul>
@@ -196,7 +266,8 @@ export default function DashboardPage() {
       <section className="dashboard-section" aria-labelledby="private-heading">
         <header>
           <h2 id="private-heading">Your Private Competitions</h2>
-          <CreatePrivateCompetition isAdmin={data.isAdmin} today={data.today} />
+          {/* A new player's next step is Browse competitions (above): then creating one is the quieter action. */}
+          <CreatePrivateCompetition isAdmin={data.isAdmin} today={data.today} primary={registered.length > 0} />
         </header>
         {data.privateCompetitions.length === 0 ? (
           <p className="empty-state">You have not created any private competitions yet.</p>

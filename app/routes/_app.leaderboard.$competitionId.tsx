@@ -3,12 +3,12 @@ import { useLoaderData } from "@remix-run/react";
 import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
 import { liveKeyOf } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
-import { LeaderboardPage, type StandingsTableProps } from "~/components/LeaderboardPage";
+import { LeaderboardPage, NameCell, type StandingsTableProps } from "~/components/LeaderboardPage";
 import type { KnockoutStanding } from "~/models/competition-rows.server";
 import { loadLeaderboard } from "~/loaders/leaderboard.server";
 import { getKnockoutLeaderboard } from "~/models/leaderboards.server";
 import css from "~/styles/leaderboard.css?url";
-import { StatusBadge, YouBadge } from "~/components/Badges";
+import { StatusBadge } from "~/components/Badges";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
@@ -30,34 +30,38 @@ function Selection({ row, isMe }: { row: KnockoutStanding; isMe: boolean }) {
   return <>{row.currentSelection ?? "--"}</>;
 }
 
+/** On phones one line per player: name, status (with the elimination match day) and current selection. */
 function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<KnockoutStanding>) {
   return (
-    <table className="table lb-table responsive-table">
+    <table className="table lb-table lb-compact">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>
           <th scope="col">Player</th>
-          <th scope="col">Status</th>
-          <th scope="col">Elimination Match Day</th>
-          <th scope="col">Current Selection</th>
+          <th scope="col" className="lb-status">
+            Status
+          </th>
+          <th scope="col" className="lb-wide">
+            Elimination Match Day
+          </th>
+          <th scope="col" className="lb-pick">
+            Current Selection
+          </th>
         </tr>
       </thead>
       <tbody>
         {rows.map((row) => {
           const isMe = row.userId === me;
+          const out = row.status === "Eliminated" && row.knockedOutOn ? `Match Day ${row.knockedOutOn}` : null;
           return (
             <tr key={row.userId} className={isMe ? "is-me" : undefined}>
-              <th scope="row" data-label="Player" className="lb-username">
-                {row.username}
-                {isMe ? <YouBadge /> : null}
-              </th>
-              <td data-label="Status">
+              <NameCell name={row.username} isMe={isMe} />
+              <td className="lb-status">
                 <StatusBadge status={row.status} />
+                {out ? <span className="lb-phone-only lb-out">MD {row.knockedOutOn}</span> : null}
               </td>
-              <td data-label="Elimination Match Day">
-                {row.status === "Eliminated" && row.knockedOutOn ? `Match Day ${row.knockedOutOn}` : "--"}
-              </td>
-              <td data-label="Current Selection" className="lb-selection">
+              <td className="lb-wide">{out ?? "--"}</td>
+              <td className="lb-selection lb-pick lb-ellipsis">
                 <Selection row={row} isMe={isMe} />
               </td>
             </tr>

@@ -207,6 +207,8 @@ export default function ScoutPage() {
             </section>
           )}
 
+          {/* Compact on phones (one row), so the Select tab's first action is on the first screen; the prize
+              comes after the tabs. */}
           <section className="scout-summary" aria-label="Your tickets">
             <dl className="scout-tickets">
               <div>
@@ -223,21 +225,6 @@ export default function ScoutPage() {
               </div>
             </dl>
           </section>
-
-          {s.prize ? (
-            <section className="card scout-prize" aria-labelledby="scout-prize-title">
-              {s.prize.imageUrl ? <img src={s.prize.imageUrl} alt={s.prize.title ?? "Prize"} className="scout-prize-image" /> : null}
-              <div>
-                <h2 id="scout-prize-title">{s.prize.title ?? "Prize"}</h2>
-                {s.prize.description ? <p>{s.prize.description}</p> : null}
-                {s.prize.termsUrl ? (
-                  <a href={s.prize.termsUrl} target="_blank" rel="noopener noreferrer">
-                    Prize terms and conditions
-                  </a>
-                ) : null}
-              </div>
-            </section>
-          ) : null}
 
           <SectionTabs
             tabs={TABS}
@@ -299,6 +286,20 @@ export default function ScoutPage() {
             ) : null}
             {d.tab === "rules" ? <RulesPanel /> : null}
           </section>
+          {s.prize ? (
+            <section className="card scout-prize" aria-labelledby="scout-prize-title">
+              {s.prize.imageUrl ? <img src={s.prize.imageUrl} alt={s.prize.title ?? "Prize"} className="scout-prize-image" /> : null}
+              <div>
+                <h2 id="scout-prize-title">{s.prize.title ?? "Prize"}</h2>
+                {s.prize.description ? <p>{s.prize.description}</p> : null}
+                {s.prize.termsUrl ? (
+                  <a href={s.prize.termsUrl} target="_blank" rel="noopener noreferrer">
+                    Prize terms and conditions
+                  </a>
+                ) : null}
+              </div>
+            </section>
+          ) : null}
         </>
       )}
     </div>

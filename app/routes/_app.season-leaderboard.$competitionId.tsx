@@ -4,7 +4,7 @@ import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
 import { liveKeyOf } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
 import { Confetti } from "~/components/Confetti";
-import { LeaderboardPage, type StandingsTableProps } from "~/components/LeaderboardPage";
+import { LeaderboardPage, NameCell, type StandingsTableProps } from "~/components/LeaderboardPage";
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { ordinal } from "~/lib/ordinal";
 import type { SeasonStanding } from "~/models/competition-rows.server";
@@ -42,9 +42,7 @@ function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonS
         {rows.map((s) => (
           <tr key={s.userId} className={s.userId === me ? "is-me" : undefined}>
             <td className="lb-rank">{s.rank ? ordinal(s.rank) : "--"}</td>
-            <th scope="row" className="lb-username" title={s.username}>
-              {s.username}
-            </th>
+            <NameCell name={s.username} isMe={s.userId === me} />
             <SeasonStatCells standing={s} />
           </tr>
         ))}

@@ -13,13 +13,20 @@ import { getTeamSelectionPage, saveTeamSelection } from "~/models/selections.ser
 import { requireSessionCookie, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/selection.css?url";
+import deadlineCss from "~/styles/deadline.css?url";
+import { Countdown } from "~/components/Countdown";
+import { TeamBadge } from "~/components/TeamBadge";
+import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
 import { PageLoading } from "~/components/PageLoading";
 import { usePending } from "~/components/usePending";
 import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
 import { StatusBadge } from "~/components/Badges";
 
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: css },
+  { rel: "stylesheet", href: deadlineCss },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },
@@ -39,8 +46,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const canPick = member?.selectionStatus === "active";
   const selectable = canPick ? page.eligibleTeams.filter((t) => t !== page.currentSelection) : [];
   const confirm = url.searchParams.get("confirm");
+  const knockout = page.competition.type === "knockout";
+  const deadlinePassed = page.deadline !== null && new Date(page.deadline).getTime() <= context.now.getTime();
   return {
     competition: page.competition,
+    knockout,
+    deadline: page.deadline,
+    now: context.now.toISOString(),
+    // A knockout team is used once: the page says on which match day (the database refuses it anyway).
+    usedOn: knockout ? Object.fromEntries(page.usedTeams.map((u) => [u.team, u.matchDay])) : {},
+    // The next step and what a missed pick means, for an active member.
+    showDeadline: member?.status === "active" && page.competition.status === "active",
+    missedPick: member?.status === "active" && page.competition.status === "active" && deadlinePassed && !page.currentSelection,
     currentSelection: page.currentSelection,
     closed: !page.selectionOpen,
     eliminated,
@@ -145,6 +162,32 @@ export default function TeamSelectionPage() {
         </div>
       ) : null}
 
+      {d.showDeadline ? (
+        <section className="deadline-notice" aria-label="Selection deadline">
+          <Countdown deadline={d.deadline} serverNow={d.now} caption={SELECTION_CAPTION} announce="Team selection" />
+          {d.missedPick ? (
+            <p className="deadline-missed">{missedPickOutcome(d.competition.type, d.competition.currentMatchDay)}</p>
+          ) : !d.closed && !d.currentSelection ? (
+            <p className="deadline-consequence">{missedPickConsequence(d.competition.type)}</p>
+          ) : null}
+        </section>
+      ) : null}
+
+      {d.currentSelection && d.isMember ? (
+        <section className="card next-steps" aria-label="Next steps">
+          <p>
+            Your pick for Match Day {d.competition.currentMatchDay}: <strong>{d.currentSelection}</strong>.
+            {d.closed ? null : " You can change it until selection closes."}
+          </p>
+          <Link className="btn btn-primary" to={`/competition/${d.competition.id}`}>
+            Back to competition
+          </Link>
+          <Link className="btn btn-secondary" to="/dashboard">
+            Go to Dashboard
+          </Link>
+        </section>
+      ) : null}
+
       {!d.isMember ? (
         <div className="card notice">
           <p>You are not registered for this competition. Register on the competition page to pick a team.</p>
@@ -159,24 +202,35 @@ export default function TeamSelectionPage() {
         <Form method="get" preventScrollReset replace>
           <FixtureList
             groups={d.groups}
-            renderTeam={(team) => {
+            renderTeam={(team, side, fixture) => {
               const selected = team === d.currentSelection;
               const enabled = d.selectable.includes(team);
+              const usedOn = selected ? undefined : d.usedOn[team];
+              const noteId = `used-${fixture.id}-${side}`;
               return (
-                <button
-                  type="submit"
-                  name="confirm"
-                  value={team}
-                  className={`btn team-button${selected ? " is-selected" : ""}`}
-                  aria-pressed={selected}
-                  disabled={!enabled}
-                  onClick={(event) => {
-                    event.preventDefault();
-                    setPending(team);
-                  }}
-                >
-                  {team}
-                </button>
+                <div className="team-cell">
+                  <button
+                    type="submit"
+                    name="confirm"
+                    value={team}
+                    className={`btn team-button${selected ? " is-selected" : ""}`}
+                    aria-pressed={selected}
+                    aria-describedby={usedOn ? noteId : undefined}
+                    disabled={!enabled}
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setPending(team);
+                    }}
+                  >
+                    <TeamBadge team={team} />
+                    <span className="team-button-name">{team}</span>
+                  </button>
+                  {usedOn ? (
+                    <span className="team-note" id={noteId}>
+                      Used on Match Day {usedOn}
+                    </span>
+                  ) : null}
+                </div>
               );
             }}
           />

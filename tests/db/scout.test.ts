@@ -348,7 +348,7 @@ describe("scoring, advance and leaderboards", () => {
     ]);
   });
 
-  it("orders the boards by points, then exact count, then earliest entry, and sums each player's best entries", async () => {
+  it("orders the boards by points, then exact count, then earliest entry (equals share a rank), and sums each player's best entries", async () => {
     const g = await league();
     const [ann, ben, cat] = [await player("ann_scout"), await player("ben_scout"), await player("cat_scout")];
     await sql`update public.profiles set display_name = 'Annie' where id = ${ann}`;
@@ -381,7 +381,7 @@ describe("scoring, advance and leaderboards", () => {
     });
     expect(board.map((r) => [Number(r.rank), r.display_name, r.total_points, r.exact_count, r.entry_index])).toEqual([
       [1, "ben_scout", 5, 1, 0],
-      [2, "Annie", 5, 1, 1],
+      [1, "Annie", 5, 1, 1], // equal on points and exact count: a shared rank, earliest entry first
       [3, "Annie", 3, 0, 0],
       [4, "cat_scout", 2, 0, 0],
     ]);

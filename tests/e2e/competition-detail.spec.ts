@@ -222,12 +222,35 @@ test("another player's pick stays hidden in the standings until the deadline", a
   );
   await expect(pickerRow()).toContainText("Hidden");
   await expect(pickerRow()).not.toContainText(fixture.home_team);
+  // The viewer has no pick yet: the time left and what a missed pick means, next to Select Team (issue 22).
+  await expect(page.getByText("Until team selection closes")).toBeVisible();
+  await expect(page.locator(".tab-panel .countdown-value")).toHaveText(/^(\d+d \d+h|\d+h \d+m|\d+m)$/);
+  await expect(page.getByText("No pick means you are eliminated.")).toBeVisible();
+  await expect(page.getByTestId("my-status")).toHaveText("Still In");
+  // One vocabulary: Registered Players reads Still In as the standings do, never Active.
+  const players = page.getByRole("region", { name: "Registered Players" });
+  await expect(players.getByText("Still In").first()).toBeVisible();
+  await expect(players.getByText("Active", { exact: true })).toHaveCount(0);
+  // Club badges are drawn next to the team names of the fixtures (decorative).
+  await expect(page.locator(".fixture-list svg.team-badge").first()).toHaveAttribute("aria-hidden", "true");
 
   const { firstKickoff } = await currentMatchDay();
   await setClock(context, new Date(firstKickoff.getTime() - 60 * 60 * 1000 + 60 * 1000));
   await page.goto(`/competition/${c.id}`);
   await expect(pickerRow()).toContainText(fixture.home_team);
   await expect(page.getByText("Selection Closed")).toBeVisible();
+  // After the lock a knockout player without a pick is told plainly: out when the match day is processed.
+  await expect(page.getByText(`You made no pick for Match Day ${c.matchDay}: you will be eliminated when it is processed.`)).toBeVisible();
+});
+
+test("season overview shows the player's rank and points", async ({ page, loginAs }) => {
+  const me = await loginAs("player");
+  const c = await createCompetition({ type: "season", members: [me.id] });
+  await page.goto(`/competition/${c.id}`);
+  await expect(page.getByTestId("my-status")).toHaveText("Active");
+  await expect(page.getByTestId("my-rank")).toHaveText(/^(\d+(st|nd|rd|th)|--)$/);
+  await expect(page.getByTestId("my-points")).toHaveText("0");
+  await expect(page.getByText("No pick scores 0 points.")).toBeVisible();
 });
 
 test("champion banner for an inactive knockout with a winner", async ({ page, loginAs }) => {
@@ -271,6 +294,38 @@ test("the loader's database work does not grow with the number of players", asyn
   expect(b).toBe(a);
   // statementCount() counts statements, not round trips: session lookup (1) + BEGIN, the claims statement and
   // the page's 12 queries (3 of them the live match day's, decision 022) and the app shell's unread notices count
-  // sent together in one pipelined batch, COMMIT = 17 seen; no query per player.
-  expect(a).toBeLessThanOrEqual(17);
+  // and newest release note sent together in one pipelined batch, COMMIT = 18 seen; no query per player.
+  expect(a).toBeLessThanOrEqual(18);
+});
+
+test.describe("Registered Players on a phone 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("one compact line per player, own row highlighted, own registration pinned on the other page", async ({ page, loginAs }) => {
+    const me = await loginAs("player");
+    const others = await demoPlayers(12);
+    const c = await createCompetition({ members: [me.id, ...others.map((p) => p.id)] });
+    const players = page.getByRole("region", { name: "Registered Players" });
+    let sawMine = false;
+    let sawPinned = false;
+    for (const n of [1, 2]) {
+      await page.goto(`/competition/${c.id}?playersPage=${n}`);
+      const rows = players.locator("tbody tr");
+      await expect(rows.first()).toBeVisible();
+      for (const h of await rows.evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height))) expect(h).toBeLessThan(56);
+      const mine = rows.filter({ hasText: me.username });
+      if ((await mine.count()) > 0) {
+        sawMine = true;
+        await expect(mine).toHaveClass(/is-me/);
+        await expect(mine.locator(".lb-username")).toHaveAttribute("title", me.username);
+        await expect(players.getByTestId("players-pinned")).toHaveCount(0);
+      } else {
+        sawPinned = true;
+        await expect(players.getByTestId("players-pinned")).toContainText(me.username);
+        await expect(players.getByTestId("players-pinned")).toContainText("Active");
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
+    expect([sawMine, sawPinned]).toEqual([true, true]);
+  });
 });

@@ -138,6 +138,8 @@ test("join a public competition: toast, Joined and the player count", async ({ p
   await c.getByRole("button", { name: "Register" }).click();
   await expect(page.getByText("Successfully joined competition!")).toBeVisible();
   await expect(c.getByRole("button", { name: "Joined" })).toBeDisabled();
+  // After joining, the next step is picking a team.
+  await expect(c.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", /\/select-team\//);
   await expect(c.getByText("1 Player", { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/competitions$/);
 });

@@ -27,8 +27,14 @@ test("upcoming competitions show a countdown and player count", async ({ page, l
   const card = upcoming.getByRole("listitem").filter({ hasText: name });
   await expect(card).toBeVisible();
   await expect(card.getByText("Until registration closes")).toBeVisible();
-  await expect(card.locator(".countdown-value")).toHaveText(/^\d+d:\d+h:\d+m$/);
+  // One countdown format everywhere: "2d 18h", "5h 12m", "45m".
+  await expect(card.locator(".countdown-value")).toHaveText(/^(\d+d \d+h|\d+h \d+m|\d+m)$/);
   await expect(card.getByText("0 Players")).toBeVisible();
+
+  // Join is on the card (a plain form, the competitions page's join action); then Select Team is the next step.
+  await card.getByRole("button", { name: "Join" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(card.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", /\/select-team\//);
 });
 
 test("Scout competitions are never listed among the upcoming ones", async ({ page, loginAs }) => {
@@ -55,11 +61,17 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   await page.goto("/dashboard");
   const koRow = registeredRow(page, ko.name, isMobile);
   await expect(koRow.getByRole("link", { name: "Select Team" })).toHaveAttribute("href", `/select-team/${ko.id}`);
+  // The time left to pick and what a missed pick means, where the pick is made.
+  await expect(koRow.getByText("Until team selection closes")).toBeVisible();
+  await expect(koRow.getByText("No pick means you are eliminated.")).toBeVisible();
+  await expect(registeredRow(page, season.name, isMobile).getByText("No pick scores 0 points.")).toBeVisible();
   if (!isMobile) {
     // Knockout rows show dashes for rank, GF, GA and points.
-    await expect(koRow.getByRole("cell")).toHaveText(["Knockout", "–", "0", "0", "0", "–", "–", "–", "Select Team"]);
+    // The status column shows on desktop too, in the standings' words.
+    await expect(koRow.getByRole("cell")).toHaveText(["Knockout", "Still In", "–", "0", "0", "0", "–", "–", "–", /^Select Team/]);
     const seasonRow = registeredRow(page, season.name, isMobile);
-    await expect(seasonRow.getByRole("cell").nth(1)).toHaveText("1st");
+    await expect(seasonRow.getByRole("cell").nth(1)).toHaveText("Active");
+    await expect(seasonRow.getByRole("cell").nth(2)).toHaveText("1st");
   }
 
   // With a pick the action reads Edit Team and the current selection shows on mobile cards.
@@ -74,11 +86,14 @@ test("registered competitions: select, edit, selection closed and eliminated", a
   await page.reload();
   await expect(koRow.getByText("Selection Closed")).toBeVisible();
   await expect(koRow.getByRole("link", { name: /Team/ })).toHaveCount(0);
+  // The season row had no pick: it says what that means.
+  await expect(registeredRow(page, season.name, isMobile).getByText(/no pick for Match Day \d+: it scores 0 points/)).toBeVisible();
 
   await db()`update user_selections set status = 'eliminated', knocked_out_on = ${ko.matchDay - 1}
               where user_id = ${me} and competition_id = ${season.id}`;
   await page.reload();
-  await expect(registeredRow(page, season.name, isMobile).getByText("Eliminated")).toBeVisible();
+  // Eliminated shows as the status and as the badge that replaces Select Team.
+  await expect(registeredRow(page, season.name, isMobile).getByText("Eliminated").first()).toBeVisible();
 });
 
 test("the dashboard loader's database work does not grow with the number of competitions", async ({ page, loginAs }) => {
@@ -92,8 +107,8 @@ test("the dashboard loader's database work does not grow with the number of comp
   console.log(`dashboard statements: ${few} with 1 competition, ${many} with 13`);
   expect(many).toBe(few);
   // Session lookup + BEGIN + one pipelined batch (claims, 3 queries, the live match day's lines (decision 022), the
-  // app shell's unread notices) + COMMIT.
-  expect(many).toBeLessThanOrEqual(9);
+  // app shell's unread notices and newest release note) + COMMIT.
+  expect(many).toBeLessThanOrEqual(10);
 });
 
 test("your private competitions: key with copy, invite links and the creation modal", async ({ page, context, isMobile, loginAs }) => {

@@ -187,9 +187,9 @@ test.describe("a phone 390 px wide", () => {
     test.setTimeout(120_000);
     const { me, knockout, season, scout, matchDay } = await arrangeLongData();
     await loginAs({ email: me.email });
-    // The season leaderboard's compact table ends long usernames with an ellipsis (its full name is the
-    // title): that one cut is intended.
-    const seasonEllipsis = ".lb-compact .lb-username";
+    // The compact tables (leaderboards, Registered Players) and the Scout boards end long names (and a long
+    // picked team) on one line with an ellipsis (the full text is the title and is read whole): intended.
+    const seasonEllipsis = ".lb-compact .lb-username, .lb-compact .lb-ellipsis, .lb-pinned-me .lb-username, .scout-board .lb-username";
     // Each page with a text it must show, so the checks never pass on an empty page.
     const pages: [path: string, shows: string | RegExp][] = [
       [`/competition/${knockout.id}`, me.username],
@@ -337,6 +337,7 @@ const PLAYER_STATES: [group: string, states: (d: LongData) => [name: string, pat
       ["scout my picks", `/scout?competition=${scout.id}&tab=my-picks`],
       ["scout rules", `/scout?competition=${scout.id}&tab=rules`],
       ["profile", "/profile"],
+      ["what's new", "/whats-new"],
     ],
   ],
 ];
@@ -350,6 +351,28 @@ for (const [group, states] of PLAYER_STATES) {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
+
+// Issue 22 item 10: the dark theme follows the system setting; its colours must pass the same audit.
+test("axe in dark mode: log in, dashboard, team selection, Scout, What's new", async ({ page, loginAs }) => {
+  test.setTimeout(120_000);
+  await page.emulateMedia({ colorScheme: "dark" });
+  const problems = await auditStates(page, [["log in (dark)", "/login"]]);
+  const data = await arrangeLongData();
+  await loginAs({ email: data.me.email });
+  // The theme really is dark (the tokens switched), so the audit below is of the dark colours.
+  await open(page, "/dashboard");
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  expect(background).toBe("rgb(12, 20, 17)");
+  problems.push(...(await axeProblems(page, "dashboard (dark)")));
+  problems.push(
+    ...(await auditStates(page, [
+      ["select team (dark)", `/select-team/${data.knockout.id}`],
+      ["scout (dark)", `/scout?competition=${data.scout.id}`],
+      ["what's new (dark)", "/whats-new"],
+    ])),
+  );
+  expect(problems, problems.join("\n")).toEqual([]);
+});
 
 test("axe: admin pages", async ({ page, loginAs }) => {
   test.setTimeout(120_000);

@@ -150,7 +150,8 @@ test("season leaderboard: ordinal ranks with a tie and W D L GF GA Pts", async (
   const rows = bodyRows(page, "Competition Standings");
   await expect(rows).toHaveCount(4);
   const [first, second] = [a.username, b.username].sort(byName);
-  const cells = async (i: number) => (await rows.nth(i).locator("th, td").allInnerTexts()).map((t) => t.trim());
+  // The name cell's name (its own row also carries the You badge).
+  const cells = async (i: number) => (await rows.nth(i).locator("th .lb-username, td").allInnerTexts()).map((t) => t.trim());
   expect(await cells(0)).toEqual(["1st", first, "2", "1", "0", "5", "1", "7"]);
   expect(await cells(1)).toEqual(["1st", second, "2", "1", "0", "5", "1", "7"]);
   expect(await cells(2)).toEqual(["3rd", me.username, "1", "1", "1", "3", "3", "4"]);
@@ -196,5 +197,31 @@ test.describe("reduced motion", () => {
     await expect(page.locator("canvas")).toHaveCount(0);
     const remembered = await page.evaluate((key) => window.localStorage.getItem(key), `footycoach:confetti:${c.id}`);
     expect(remembered).toBeNull();
+  });
+});
+
+test.describe("on a phone 390 px wide", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("both boards: one compact line per player, long names end in an ellipsis with the full name as title, own row highlighted", async ({
+    page,
+    loginAs,
+  }) => {
+    const me = await loginAs("player");
+    const others = await demoPlayers(9);
+    for (const type of ["knockout", "season"] as const) {
+      const c = await createCompetition({ type, members: [me.id, ...others.map((p) => p.id)] });
+      await page.goto(type === "season" ? `/season-leaderboard/${c.id}` : `/leaderboard/${c.id}`);
+      const rows = bodyRows(page, "Competition Standings");
+      await expect(rows).toHaveCount(10);
+      // One line each: about 40 px, not a four-line card.
+      for (const h of await rows.evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height))) expect(h).toBeLessThan(56);
+      const mineRow = rows.filter({ hasText: me.username });
+      await expect(mineRow).toHaveClass(/is-me/);
+      await expect(mineRow.getByText("You", { exact: true })).toBeVisible();
+      await expect(mineRow.locator(".lb-username")).toHaveAttribute("title", me.username);
+      await expect(bodyRows(page, "Your Standings")).toHaveClass(/is-me/);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    }
   });
 });

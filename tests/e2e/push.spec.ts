@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chromium, type BrowserContext, type Page } from "@playwright/test";
-import { addMember, createCompetition, createPlayer } from "../support/factories";
+import { addMember, addPick, createCompetition, createPlayer } from "../support/factories";
 import { db, expect, signIn, test, uniqueName } from "./fixtures";
 import { startFakePushService, type FakePushService } from "./fake-push-service";
 import { E2E } from "./env";
@@ -19,11 +19,21 @@ import { E2E } from "./env";
 
 const SAVE = "/functions/v1/save-subscription";
 
-async function activePlayer() {
+/** A member of an active competition; with `pick` (default) one saved pick, the prompt's calm moment. */
+async function activePlayer({ pick = true }: { pick?: boolean } = {}) {
   const player = await createPlayer(db(), { username: uniqueName() });
   const competition = await createCompetition(db(), { name: `Push ${uniqueName()}` });
   await addMember(db(), competition.id, player.id);
+  if (pick) await pickFor(player.id, competition.id);
   return { player, competition };
+}
+
+async function pickFor(userId: string, competitionId: string) {
+  const [f] = await db()<{ team: string; match_day: number }[]>`
+    select f.home_team as team, f.match_day from public.competitions c
+      join public.fixtures f on f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+     where c.id = ${competitionId} order by f.kickoff_time limit 1`;
+  await addPick(db(), { userId, competitionId, matchDay: f.match_day, team: f.team });
 }
 
 async function subscriptionsOf(userId: string) {
@@ -192,6 +202,7 @@ async function pushBrowser(
   baseURL: string,
   who: { email: string },
   grant = true,
+  { consent = true }: { consent?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const use = test.info().project.use;
   const dir = mkdtempSync(path.join(os.tmpdir(), "footycoach-push-"));
@@ -206,6 +217,8 @@ async function pushBrowser(
     hasTouch: use.hasTouch,
   });
   if (grant) await context.grantPermissions(["notifications"], { origin: baseURL });
+  // The analytics-consent choice made, so its banner is closed (the prompt never shows over it).
+  if (consent) await context.addInitScript(() => localStorage.setItem("footycoach_analytics_consent", "denied"));
   await signIn(context, baseURL, who, { pushPrompt: true });
   const page = context.pages()[0] ?? (await context.newPage());
   return {
@@ -223,14 +236,24 @@ async function controlled(page: Page) {
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)).toMatch(/\/sw\.js$/);
 }
 
-test("the permission prompt: texts, Maybe Later not asked again; none without an active competition", async ({ baseURL }) => {
+test("the permission prompt: one overlay at a time, only after a saved pick, Maybe Later not asked again; none without an active competition", async ({
+  baseURL,
+}) => {
   const { player } = await activePlayer();
-  const b = await pushBrowser(baseURL!, player, false);
+  const b = await pushBrowser(baseURL!, player, false, { consent: false });
   try {
     const { page } = b;
-    await page.goto("/dashboard");
     const dialog = page.getByRole("dialog", { name: "Never Miss Team Selection Deadlines" });
+    const banner = page.getByRole("region", { name: "Analytics consent" });
+
+    // After the first saved pick: asked, but never while the consent banner is open.
+    await page.goto("/dashboard");
+    await expect(banner).toBeVisible();
+    await page.waitForLoadState("networkidle");
+    await expect(dialog).toBeHidden();
+    await banner.getByRole("button", { name: "Decline" }).click();
     await expect(dialog).toBeVisible();
+    await expect(banner).toBeHidden();
     await expect(dialog).toContainText("6 hours and 3 hours (final) before the team selection deadline");
     await expect(dialog.getByRole("button", { name: "Enable Notifications" })).toBeVisible();
     await dialog.getByRole("button", { name: "Maybe Later" }).click();
@@ -242,14 +265,24 @@ test("the permission prompt: texts, Maybe Later not asked again; none without an
     await page.waitForLoadState("networkidle");
     await expect(dialog).toBeHidden();
 
-    // Another player in no active competition is never asked.
-    await b.context.clearCookies();
+    // A player who has registered but not saved a pick yet (first login, between Register and Select Team) is
+    // not asked, nor one in no active competition.
+    const fresh = await activePlayer({ pick: false });
     const idle = await createPlayer(db(), { username: uniqueName() });
-    await signIn(b.context, baseURL!, idle, { pushPrompt: true });
-    await page.evaluate(() => localStorage.clear());
-    await page.goto("/dashboard");
-    await page.waitForLoadState("networkidle");
-    await expect(dialog).toBeHidden();
+    for (const who of [fresh.player, idle]) {
+      await b.context.clearCookies();
+      await signIn(b.context, baseURL!, who, { pushPrompt: true });
+      await page.evaluate(() => {
+        localStorage.clear();
+        localStorage.setItem("footycoach_analytics_consent", "denied");
+      });
+      for (const path of who === idle ? ["/dashboard"] : ["/dashboard", `/select-team/${fresh.competition.id}`]) {
+        await page.goto(path);
+        await page.waitForLoadState("networkidle");
+        await expect(banner).toBeHidden();
+        await expect(dialog).toBeHidden();
+      }
+    }
     // No horizontal scroll at this viewport with the prompt's styles loaded.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   } finally {

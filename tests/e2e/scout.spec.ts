@@ -129,7 +129,15 @@ test("redeem, predict, save one, save the whole entry, edit and cancel", async (
   await expect(
     page.getByRole("navigation", { name: "Scout competitions" }).getByRole("link", { name: new RegExp(scout.name) }),
   ).toHaveAttribute("aria-current", "page");
-  await expect(page.getByTestId("scout-lock")).toHaveText(/^Predictions Lock in \d+h \d+m$/);
+  // About three days to the lock: days and hours, not "71h 5m".
+  await expect(page.getByTestId("scout-lock")).toHaveText(/^Predictions Lock in 2d \d+h$/);
+  // On a phone the first screen reaches the primary action (the prize comes after the tabs).
+  if (isMobile) await expect(page.getByRole("button", { name: "Redeem Ticket" })).toBeInViewport();
+  // Before a ticket is redeemed the match day's fixtures are shown, read-only.
+  const preview = page.getByTestId("scout-preview");
+  await expect(preview).toContainText(`${f1.home_team} vs ${f1.away_team}`);
+  await expect(preview).toContainText(`${f2.home_team} vs ${f2.away_team}`);
+  await expect(preview.getByRole("textbox")).toHaveCount(0);
   await expect(page.getByRole("heading", { name: `Signed shirt ${scout.tag}` })).toBeVisible();
   await expect(page.getByRole("link", { name: "Prize terms and conditions" })).toHaveAttribute("href", "https://example.com/terms");
   await expect(page.getByTestId("footycoach-tickets")).toHaveText("1");
@@ -144,26 +152,31 @@ test("redeem, predict, save one, save the whole entry, edit and cancel", async (
   await page.getByRole("button", { name: "Redeem Ticket" }).click();
   await expect(entry(page, 2).getByRole("heading", { name: "Entry 2" })).toBeVisible();
   await expect(page.getByTestId("referral-tickets")).toHaveText("0");
-  await page.getByRole("button", { name: "Redeem Ticket" }).click();
-  await expect(page.getByText("No tickets available to redeem")).toBeVisible();
+  // No ticket left: no Redeem button, but how to get one.
+  await expect(page.getByRole("button", { name: "Redeem Ticket" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "No tickets left" })).toBeVisible();
+  await expect(page.getByTestId("scout-state")).toContainText("one FootyCoach ticket for this competition");
+  await expect(page.getByTestId("scout-state")).toContainText("Referral tickets are earned one per referred friend");
 
-  // Save one fixture: unsaved (amber) while typed, then saved (green) with Update Prediction focused.
+  // One Save per entry (no Save per fixture); saving one fixture: unsaved (amber) while typed, then saved
+  // (green), focus back on the entry's heading.
   const e1 = entry(page, 1);
+  await expect(e1.getByRole("button")).toHaveText(["Save Entry"]);
   const r1 = fixtureRow(e1, f1.id);
   await score(r1, f1.home_team).fill("2");
   await score(r1, f1.away_team).fill("1");
   await expect(r1).toHaveClass(/is-unsaved/);
   await expect(r1.getByText("Unsaved changes")).toBeVisible();
-  await r1.getByRole("button", { name: "Save Prediction" }).click();
+  await e1.getByRole("button", { name: "Save Entry" }).click();
   await expect(page.getByText("Prediction saved!")).toBeVisible();
   await expect(r1).toHaveClass(/is-saved/);
   await expect(score(r1, f1.home_team)).toHaveAttribute("readonly", "");
-  await expect(r1.getByRole("link", { name: "Update Prediction" })).toBeFocused();
+  await expect(e1.getByRole("heading", { name: "Entry 1" })).toBeFocused();
 
   // One side only: refused in place.
   const r2 = fixtureRow(e1, f2.id);
   await score(r2, f2.home_team).fill("1");
-  await r2.getByRole("button", { name: "Save Prediction" }).click();
+  await e1.getByRole("button", { name: "Save Entry" }).click();
   await expect(e1.getByRole("alert")).toHaveText("Please enter both scores");
   await expect(score(r2, f2.home_team)).toHaveValue("1");
   await expect(score(r2, f2.home_team)).toHaveAttribute("aria-invalid", "true");
@@ -180,16 +193,16 @@ test("redeem, predict, save one, save the whole entry, edit and cancel", async (
   await expect(fixtureRow(e2, f2.id)).toHaveClass(/is-saved/);
 
   // Edit, cancel (restores the saved scores), edit again and save.
-  await r1.getByRole("link", { name: "Update Prediction" }).click();
+  await e1.getByRole("link", { name: "Update Prediction" }).click();
   await expect(score(r1, f1.home_team)).not.toHaveAttribute("readonly", "");
   await score(r1, f1.home_team).fill("4");
   await expect(r1).toHaveClass(/is-unsaved/);
-  await r1.getByRole("link", { name: "Cancel" }).click();
+  await e1.getByRole("link", { name: "Cancel" }).click();
   await expect(score(r1, f1.home_team)).toHaveValue("2");
   await expect(r1).toHaveClass(/is-saved/);
-  await r1.getByRole("link", { name: "Update Prediction" }).click();
+  await e1.getByRole("link", { name: "Update Prediction" }).click();
   await score(r1, f1.home_team).fill("3");
-  await r1.getByRole("button", { name: "Save Prediction" }).click();
+  await e1.getByRole("button", { name: "Save Entry" }).click();
   await expect(score(r1, f1.home_team)).toHaveValue("3");
   await expect(r1).toHaveClass(/is-saved/);
 
@@ -313,6 +326,11 @@ test("Ticket Required, No Fixtures Available and an unknown competition", async 
   await page.goto(`/scout?competition=${scout.id}`);
   await expect(page.getByRole("heading", { name: "Ticket Required" })).toBeVisible();
   await expect(page.getByTestId("footycoach-tickets")).toHaveText("0");
+  // No Redeem with no ticket: how to get one instead, and the fixtures read-only.
+  await expect(page.getByRole("button", { name: /Redeem|Referral Ticket/ })).toHaveCount(0);
+  await expect(page.getByTestId("scout-state")).toContainText("your next one comes for Match Day 2");
+  await expect(page.getByTestId("scout-state").getByRole("link", { name: "profile" })).toHaveAttribute("href", "/profile");
+  await expect(page.getByTestId("scout-preview")).toContainText(scout.md1[0].home_team);
 
   const empty = await arrangeScout({ withFixtures: false });
   await page.goto(`/scout?competition=${empty.id}`);
@@ -333,22 +351,23 @@ test.describe("without JavaScript", () => {
     const me = await loginAs("player");
     const [f1, f2] = scout.md1;
     await page.goto(`/scout?competition=${scout.id}`);
+    await expect(page.getByTestId("scout-preview")).toContainText(`${f1.home_team} vs ${f1.away_team}`);
     await page.getByRole("button", { name: "Redeem Ticket" }).click();
     await expect(page.getByText("New entry created! Ticket redeemed.")).toBeVisible();
     const e1 = entry(page, 1);
     const r1 = fixtureRow(e1, f1.id);
     const r2 = fixtureRow(e1, f2.id);
 
-    // One fixture.
+    // One fixture (the entry's one Save sends the filled fixtures only).
     await score(r1, f1.home_team).fill("1");
     await score(r1, f1.away_team).fill("0");
-    await r1.getByRole("button", { name: "Save Prediction" }).click();
+    await e1.getByRole("button", { name: "Save Entry" }).click();
     await expect(page.getByText("Prediction saved!")).toBeVisible();
     await expect(score(r1, f1.home_team)).toHaveAttribute("readonly", "");
 
     // One side only: the message in place, the typed value kept.
     await score(r2, f2.away_team).fill("2");
-    await r2.getByRole("button", { name: "Save Prediction" }).click();
+    await entry(page, 1).getByRole("button", { name: "Save Entry" }).click();
     await expect(e1.getByRole("alert")).toHaveText("Please enter both scores");
     await expect(score(fixtureRow(entry(page, 1), f2.id), f2.away_team)).toHaveValue("2");
 
@@ -359,15 +378,15 @@ test.describe("without JavaScript", () => {
     await expect(fixtureRow(entry(page, 1), f2.id)).toHaveClass(/is-saved/);
 
     // Edit through ?edit=, cancel back, then edit and save.
-    await fixtureRow(entry(page, 1), f1.id).getByRole("link", { name: "Update Prediction" }).click();
+    await entry(page, 1).getByRole("link", { name: "Update Prediction" }).click();
     await expect(page).toHaveURL(/edit=/);
     await expect(score(fixtureRow(entry(page, 1), f1.id), f1.home_team)).not.toHaveAttribute("readonly", "");
-    await fixtureRow(entry(page, 1), f1.id).getByRole("link", { name: "Cancel" }).click();
+    await entry(page, 1).getByRole("link", { name: "Cancel" }).click();
     await expect(page).not.toHaveURL(/edit=/);
     await expect(score(fixtureRow(entry(page, 1), f1.id), f1.home_team)).toHaveValue("1");
-    await fixtureRow(entry(page, 1), f1.id).getByRole("link", { name: "Update Prediction" }).click();
+    await entry(page, 1).getByRole("link", { name: "Update Prediction" }).click();
     await score(fixtureRow(entry(page, 1), f1.id), f1.home_team).fill("5");
-    await fixtureRow(entry(page, 1), f1.id).getByRole("button", { name: "Save Prediction" }).click();
+    await entry(page, 1).getByRole("button", { name: "Save Entry" }).click();
     await expect(page.getByText("Prediction saved!")).toBeVisible();
     await expect(score(fixtureRow(entry(page, 1), f1.id), f1.home_team)).toHaveValue("5");
     await expect(score(fixtureRow(entry(page, 1), f1.id), f1.home_team)).toHaveAttribute("readonly", "");
@@ -384,6 +403,9 @@ test.describe("without JavaScript", () => {
     const rows = page.locator("table.scout-board").first().locator("tbody tr");
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText(me.username);
+    // Before any result nobody is ranked (every entry is level).
+    await expect(rows.first().locator("td").first()).toHaveText("-");
+    await expect(page.getByTestId("scout-unranked")).toBeVisible();
     await page.getByRole("link", { name: "Season", exact: true }).click();
     await expect(page.getByRole("heading", { name: "Season Leaderboard" })).toBeVisible();
   });
@@ -411,4 +433,22 @@ test("the player's own best row is pinned when outside the rows shown", async ({
   const pinned = page.getByRole("region", { name: "Your best" });
   await expect(pinned).toContainText(me.username);
   await expect(pinned).toContainText("101st");
+});
+
+test("a postponed fixture's prediction reads 'Postponed: not counted'", async ({ page, loginAs }) => {
+  const scout = await arrangeScout();
+  const me = await loginAs("player");
+  const [f1, f2] = scout.md1;
+  await entryWithPredictions(me.id, scout, [
+    [1, 0],
+    [2, 2],
+  ]);
+  await db()`update public.fixtures set status = 'postponed' where id = ${f2.id}`;
+  await page.goto(`/scout?competition=${scout.id}`);
+  await expect(fixtureRow(entry(page, 1), f2.id)).toContainText("Postponed: not counted");
+  await expect(fixtureRow(entry(page, 1), f1.id)).not.toContainText("Postponed");
+  await page.goto(`/scout?competition=${scout.id}&tab=my-picks`);
+  const badge = (f: CreatedFixture) => page.getByTestId("picks-1").getByTestId(`pick-${f.id}`).getByTestId("pick-badge");
+  await expect(badge(f2)).toHaveText("Postponed: not counted");
+  await expect(badge(f1)).toHaveText("Pending");
 });

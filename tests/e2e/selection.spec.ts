@@ -32,6 +32,16 @@ test("pick a team through the confirm dialog, then change it", async ({ page, lo
   await page.goto(`/select-team/${id}`);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Team Selection - KO /);
   await expect(page.getByTestId("current-selection")).toHaveText("--");
+  // The deadline where the pick is made, and what a missed pick means (issue 22).
+  await expect(page.getByText("Until team selection closes")).toBeVisible();
+  await expect(page.locator(".countdown-value")).toHaveText(/^(\d+d \d+h|\d+h \d+m|\d+m)$/);
+  await expect(page.getByText("No pick means you are eliminated.")).toBeVisible();
+  // Kickoff times name the player's zone ("15:00 GMT"); every team has its club badge, the name stays the button's name.
+  await expect(page.locator(".fixture time").first()).toHaveText(/^\d{2}:\d{2} [A-Z][A-Za-z0-9+:-]*$/);
+  await expect(teamButton(page, first.home_team).locator("svg.team-badge")).toHaveAttribute("aria-hidden", "true");
+  // On every width the kickoff times line up: the time column has one x position in every row.
+  const lefts = await page.locator(".fixture .score").evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().left)));
+  expect(new Set(lefts).size).toBe(1);
   await expect(page.getByRole("link", { name: "View Competition" }).first()).toBeVisible();
 
   // Cancel closes the dialog without saving (Escape too).
@@ -44,6 +54,10 @@ test("pick a team through the confirm dialog, then change it", async ({ page, lo
   await expect(page.getByTestId("current-selection")).toHaveText("--");
 
   await pick(page, first.home_team);
+  // After a pick the page points onward.
+  const next = page.getByRole("region", { name: "Next steps" });
+  await expect(next.getByRole("link", { name: "Back to competition" })).toHaveAttribute("href", `/competition/${id}`);
+  await expect(next.getByRole("link", { name: "Go to Dashboard" })).toHaveAttribute("href", "/dashboard");
   await expect(teamButton(page, first.home_team)).toBeDisabled();
   await expect(teamButton(page, first.home_team)).toHaveAttribute("aria-pressed", "true");
 
@@ -68,6 +82,9 @@ test("knockout: a team picked on an earlier match day is disabled", async ({ pag
 
   await page.goto(`/select-team/${id}`);
   await expect(teamButton(page, earlier.home_team)).toBeDisabled();
+  // The reason is said, not only shown in grey.
+  await expect(page.getByText(`Used on Match Day ${matchDay - 1}`)).toBeVisible();
+  await expect(teamButton(page, earlier.home_team)).toHaveAccessibleDescription(`Used on Match Day ${matchDay - 1}`);
   await expect(teamButton(page, other)).toBeEnabled();
 
   // A crafted request gets the same answer as the page.
@@ -93,6 +110,7 @@ test("Selection Closed after the deadline", async ({ page, context, loginAs }) =
   await setClock(context, new Date(firstKickoff.getTime() - 60 * 60 * 1000 + 60 * 1000));
   await page.goto(`/select-team/${id}`);
   await expect(page.getByText("Selection Closed")).toBeVisible();
+  await expect(page.getByText(`You made no pick for Match Day ${matchDay}: you will be eliminated when it is processed.`)).toBeVisible();
   await expect(teamButton(page, fixture.home_team)).toBeDisabled();
   await expect(page.getByRole("main").getByRole("button", { disabled: false, name: fixture.away_team, exact: true })).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+import { formatKickoff, safeTimeZone, zoneAbbreviation } from "~/lib/date-format";
 
 const KICKOFF = "2025-08-16T14:00:00Z";
 
@@ -18,5 +18,17 @@ describe("formatKickoff", () => {
     expect(formatKickoff(null, "Europe/London")).toBe("TBA");
     expect(safeTimeZone("Not/AZone")).toBe("UTC");
     expect(safeTimeZone("Asia/Kolkata")).toBe("Asia/Kolkata");
+  });
+});
+
+describe("zoneAbbreviation", () => {
+  it("names the player's zone as players read it", () => {
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", "Europe/London")).toBe("GMT");
+    expect(zoneAbbreviation("2026-07-10T15:00:00Z", "Europe/London")).toBe("BST");
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", "America/New_York")).toBe("EST");
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", "UTC")).toBe("UTC");
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", null)).toBe("UTC");
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", "Nowhere/Atlantis")).toBe("UTC");
+    expect(zoneAbbreviation("2026-01-10T15:00:00Z", "Europe/Berlin")).toMatch(/^(CET|GMT\+1)$/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { entryLabel, lockBadgeText, matchDaysNewestFirst, parseScores, predictionBadge, progressPercent } from "~/lib/scout";
+import { entryLabel, lockBadgeText, matchDaysNewestFirst, parseScores, predictionBadge, progressPercent, scoutRankText } from "~/lib/scout";
+import { ordinal } from "~/lib/ordinal";
 import { redeemToast, saveToast } from "~/lib/outcome-messages";
 
 const now = new Date("2026-11-22T12:00:00Z");
@@ -17,12 +18,19 @@ describe("lockBadgeText", () => {
   });
   it("counts hours and minutes, minutes, then less than a minute", () => {
     expect(lockBadgeText(later((2 * 60 + 5) * MIN + 59_000), now, false)).toBe("Predictions Lock in 2h 5m");
-    expect(lockBadgeText(later(50 * 60 * MIN), now, false)).toBe("Predictions Lock in 50h 0m");
+    expect(lockBadgeText(later(50 * 60 * MIN), now, false)).toBe("Predictions Lock in 2d 2h");
     expect(lockBadgeText(later(60 * MIN), now, false)).toBe("Predictions Lock in 1h 0m");
+    // the Scout lock uses the one countdown format (it read "234h 8m")
+    expect(lockBadgeText(later((234 * 60 + 8) * MIN), now, false)).toBe("Predictions Lock in 9d 18h");
     expect(lockBadgeText(later(59 * MIN + 59_000), now, false)).toBe("Predictions Lock in 59m");
     expect(lockBadgeText(later(MIN), now, false)).toBe("Predictions Lock in 1m");
     expect(lockBadgeText(later(59_999), now, false)).toBe("Predictions Lock in Less than 1 minute");
     expect(lockBadgeText(later(1), now.getTime(), false)).toBe("Predictions Lock in Less than 1 minute");
+  });
+  it("reads days and hours from 48 hours on", () => {
+    expect(lockBadgeText(later(48 * 60 * MIN), now, false)).toBe("Predictions Lock in 2d 0h");
+    expect(lockBadgeText(later(50 * 60 * MIN), now, false)).toBe("Predictions Lock in 2d 2h");
+    expect(lockBadgeText(later((234 * 60 + 8) * MIN), now, false)).toBe("Predictions Lock in 9d 18h");
   });
   it("reads Predictions Locked once the countdown has run out", () => {
     expect(lockBadgeText(now, now, false)).toBe("Predictions Locked");
@@ -33,7 +41,10 @@ describe("lockBadgeText", () => {
 describe("predictionBadge", () => {
   it("is Pending until the fixture is complete, whatever points are stored", () => {
     expect(predictionBadge("pending", 0)).toEqual({ label: "Pending", points: null, tone: "muted" });
-    expect(predictionBadge("postponed", 5).label).toBe("Pending");
+  });
+  it("says a postponed fixture's prediction is not counted", () => {
+    expect(predictionBadge("postponed", 5)).toEqual({ label: "Postponed: not counted", points: null, tone: "muted" });
+    expect(predictionBadge("postponed", null).label).toBe("Postponed: not counted");
   });
   it("maps the points of a complete fixture", () => {
     expect(predictionBadge("complete", 5)).toMatchObject({ label: "Exact!", points: 5 });
@@ -109,5 +120,14 @@ describe("parseScores", () => {
     for (const bad of ["10", "-1", "1.5", "a", "1e1", "²"]) {
       expect(parseScores([{ fixtureId: "4", home: bad, away: "1" }])).toMatchObject({ ok: false, fixtureId: "4" });
     }
+  });
+});
+
+describe("scoutRankText", () => {
+  it("shows no rank while nobody has scored, else the shared rank's ordinal", () => {
+    expect(scoutRankText(1, 0, 0, ordinal)).toBe("-");
+    expect(scoutRankText(71, 0, 0, ordinal)).toBe("-");
+    expect(scoutRankText(1, 6, 1, ordinal)).toBe("1st");
+    expect(scoutRankText(3, 6, 1, ordinal)).toBe("3rd");
   });
 });

@@ -6,6 +6,9 @@ import { trackEvent } from "~/lib/analytics.client";
 import { capitalise } from "~/lib/capitalise";
 import type { CompetitionInfo } from "~/models/competition-rows.server";
 import { StatusBadge } from "~/components/Badges";
+import { Countdown } from "~/components/Countdown";
+import { ordinal } from "~/lib/ordinal";
+import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
 
 interface Props {
   competition: CompetitionInfo;
@@ -20,6 +23,12 @@ interface Props {
   error: string | null;
   /** The ?confirm=unregister step: the dialog asking before the membership is deleted. */
   confirmUnregister: boolean;
+  /** The player's own standing (members only): status in the standings' words, season rank and points. */
+  me: { status: string | null; rank: number | null; points: number; showDeadline: boolean } | null;
+  /** The server's clock (ISO), for the countdown. */
+  now: string;
+  /** The deadline passed without a pick from this active member: say what follows. */
+  missedPick: boolean;
 }
 
 /** The Overview tab: the competition's state and the player's actions (register, unregister, pick a team). */
@@ -34,6 +43,9 @@ export function OverviewPanel({
   canSelect,
   error,
   confirmUnregister,
+  me,
+  now,
+  missedPick,
 }: Props) {
   const registering = usePending("register");
   const unregistering = usePending("unregister");
@@ -52,7 +64,33 @@ export function OverviewPanel({
         <dd>{capitalise(c.registrationStatus)}</dd>
         <dt>Current Selection</dt>
         <dd data-testid="current-selection">{currentSelection ?? "--"}</dd>
+        {me?.status ? (
+          <>
+            <dt>Your Status</dt>
+            <dd data-testid="my-status">
+              <StatusBadge status={me.status} />
+            </dd>
+          </>
+        ) : null}
+        {me && c.type === "season" ? (
+          <>
+            <dt>Your Rank</dt>
+            <dd data-testid="my-rank">{me.rank ? ordinal(me.rank) : "--"}</dd>
+            <dt>Your Points</dt>
+            <dd data-testid="my-points">{me.points}</dd>
+          </>
+        ) : null}
       </dl>
+      {me?.showDeadline ? (
+        <div className="deadline-notice">
+          <Countdown deadline={c.deadline} serverNow={now} caption={SELECTION_CAPTION} announce="Team selection" />
+          {missedPick ? (
+            <p className="deadline-missed">{missedPickOutcome(c.type, c.currentMatchDay)}</p>
+          ) : canSelect && !currentSelection ? (
+            <p className="deadline-consequence">{missedPickConsequence(c.type)}</p>
+          ) : null}
+        </div>
+      ) : null}
       <div className="actions overview-actions">
         {canRegister ? (
           <Form
@@ -90,7 +128,14 @@ export function OverviewPanel({
             {currentSelection ? "Edit Team" : "Select Team"}
           </Link>
         ) : null}
-        {eliminated ? <StatusBadge status="Eliminated" /> : isMember && closed ? <StatusBadge status="Selection Closed" /> : null}
+        {eliminated ? (
+          <StatusBadge status="Eliminated" />
+        ) : isMember && c.status !== "active" ? (
+          // An ended competition: Winner or Completed, never the pick-window's "Selection Closed".
+          <StatusBadge status={me?.status === "Winner" ? "Winner" : "Completed"} />
+        ) : isMember && closed ? (
+          <StatusBadge status="Selection Closed" />
+        ) : null}
       </div>
       {error ? (
         <div className="form-error" role="alert">

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { ordinal } from "~/lib/ordinal";
-import { entryNumber, PROGRESS_ROWS, progressPercent, TOP_NOTE_FROM } from "~/lib/scout";
+import { entryNumber, PROGRESS_ROWS, progressPercent, scoutRankText, TOP_NOTE_FROM } from "~/lib/scout";
 import { MatchDayPicker } from "./MatchDayPicker";
 import { YouBadge } from "~/components/Badges";
 
@@ -31,6 +31,7 @@ function Table({
   me,
   view,
   top,
+  topExact,
   caption,
   progress,
 }: {
@@ -38,6 +39,8 @@ function Table({
   me: string;
   view: Props["view"];
   top: number;
+  /** The best exact count on the board: with `top`, no rank is shown until somebody has scored. */
+  topExact: number;
   caption: string;
   progress: boolean;
 }) {
@@ -72,10 +75,14 @@ function Table({
           const bar = progress && i < PROGRESS_ROWS;
           return (
             <tr key={`${r.userId}:${r.entryIndex ?? ""}:${i}`} className={mine ? "is-me" : undefined}>
-              <td className="scout-rank">{ordinal(r.rank)}</td>
+              <td className="scout-rank">{scoutRankText(r.rank, top, topExact, ordinal)}</td>
               <th scope="row" className="scout-name">
-                <span className="scout-name-text">{r.displayName}</span>
-                {mine ? <YouBadge /> : null}
+                <span className="scout-name-line">
+                  <span className="scout-name-text lb-username" title={r.displayName}>
+                    {r.displayName}
+                  </span>
+                  {mine ? <YouBadge /> : null}
+                </span>
                 {bar ? (
                   <span className="scout-progress" aria-hidden="true" data-testid="scout-progress">
                     <span style={{ width: `${progressPercent(r.totalPoints, top)}%` }} />
@@ -96,6 +103,7 @@ function Table({
 /** The Leaderboard tab: match day view (one row per entry) and season view (one row per player). */
 export function LeaderboardPanel({ view, matchDay, currentMatchDay, rows, myRow, me, viewHref, keep }: Props) {
   const top = rows[0]?.totalPoints ?? 0;
+  const topExact = rows.reduce((m, r) => Math.max(m, r.exactCount), 0);
   const pinned = myRow && !rows.some((r) => r.userId === me) ? myRow : null;
   const title = view === "season" ? "Season Leaderboard" : `Match Day ${matchDay} Leaderboard`;
   return (
@@ -128,14 +136,19 @@ export function LeaderboardPanel({ view, matchDay, currentMatchDay, rows, myRow,
         <p className="empty-state">No entries yet.</p>
       ) : (
         <>
+          {top === 0 && topExact === 0 ? (
+            <p className="scout-note" data-testid="scout-unranked">
+              No results scored yet: every entry is level, so no rank is shown.
+            </p>
+          ) : null}
           {rows.length >= TOP_NOTE_FROM ? <p className="scout-note">Showing top 100 entries</p> : null}
-          <Table rows={rows} me={me} view={view} top={top} caption={title} progress />
+          <Table rows={rows} me={me} view={view} top={top} topExact={topExact} caption={title} progress />
         </>
       )}
       {pinned ? (
         <section className="scout-pinned" aria-labelledby="scout-my-row">
           <h3 id="scout-my-row">Your best</h3>
-          <Table rows={[pinned]} me={me} view={view} top={top} caption="Your best row" progress={false} />
+          <Table rows={[pinned]} me={me} view={view} top={top} topExact={topExact} caption="Your best row" progress={false} />
         </section>
       ) : null}
     </div>

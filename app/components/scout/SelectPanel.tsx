@@ -1,5 +1,5 @@
 import { Form, Link } from "@remix-run/react";
-import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState } from "react";
 import { usePending } from "~/components/usePending";
 import { entryLabel, predictionBadge } from "~/lib/scout";
 import type { PickEntry, PickFixture } from "./MyPicksPanel";
@@ -33,7 +33,7 @@ interface Props {
 let focusAfterSave: string | null = null;
 
 const inputId = (entryId: string, fixtureId: string, side: "home" | "away") => `score-${entryId}-${fixtureId}-${side}`;
-const updateId = (entryId: string, fixtureId: string) => `update-${entryId}-${fixtureId}`;
+const updateId = (entryId: string) => `update-${entryId}`;
 
 function RedeemForm({ competitionId, label }: { competitionId: string; label: string }) {
   const pending = usePending("redeem");
@@ -66,17 +66,17 @@ function EntryForm({
   refusal: SaveRefusal | null;
 }) {
   const saved = (fixtureId: string) => entry.predictions[fixtureId];
-  const initial = () => {
+  const savedValues = () => {
     const values: Record<string, { home: string; away: string }> = {};
     for (const f of fixtures) {
       const p = saved(f.id);
-      values[f.id] = refusal?.values[f.id] ?? { home: p ? String(p.homeGoals) : "", away: p ? String(p.awayGoals) : "" };
+      values[f.id] = { home: p ? String(p.homeGoals) : "", away: p ? String(p.awayGoals) : "" };
     }
     return values;
   };
-  const [values, setValues] = useState(initial);
-  // Fixtures with a saved prediction that the player opened for editing (Update Prediction).
-  const [editing, setEditing] = useState<Set<string>>(() => new Set(refusal ? Object.keys(refusal.values) : []));
+  const [values, setValues] = useState(() => ({ ...savedValues(), ...(refusal?.values ?? {}) }));
+  // The whole entry opened for editing (Update Prediction; ?edit= without JavaScript, or a refused save).
+  const [editing, setEditing] = useState<boolean>(() => editAll || refusal !== null);
   const savingEntry = usePending("save-predictions", { name: "entryId", value: entry.id });
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -89,33 +89,28 @@ function EntryForm({
     }
   }, []);
 
-  const isEditable = (fixtureId: string) => !locked && (!saved(fixtureId) || editAll || editing.has(fixtureId));
+  const hasSaved = fixtures.some((f) => saved(f.id));
+  const isEditable = (fixtureId: string) => !locked && (!saved(fixtureId) || editing);
   const anyEditable = fixtures.some((f) => isEditable(f.id));
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const fixtureId = submitter?.name === "fixture" ? submitter.value : null;
-    // After the save the fixture shows Update Prediction (a per-fixture save) or focus returns to the entry's heading.
-    focusAfterSave = fixtureId ? updateId(entry.id, fixtureId) : (headingRef.current?.id ?? null);
+  // After the save focus returns to the entry's heading (the entry re-renders with its saved scores).
+  const onSubmit = () => {
+    focusAfterSave = headingRef.current?.id ?? null;
   };
 
   const set = (fixtureId: string, side: "home" | "away", value: string) =>
     setValues((v) => ({ ...v, [fixtureId]: { ...v[fixtureId], [side]: value.replace(/[^0-9]/g, "").slice(-1) } }));
 
-  const startEdit = (fixtureId: string) => {
-    setEditing((s) => new Set(s).add(fixtureId));
-    requestAnimationFrame(() => document.getElementById(inputId(entry.id, fixtureId, "home"))?.focus());
+  const startEdit = () => {
+    setEditing(true);
+    const first = fixtures.find((f) => saved(f.id));
+    if (first) requestAnimationFrame(() => document.getElementById(inputId(entry.id, first.id, "home"))?.focus());
   };
 
-  const cancel = (fixtureId: string) => {
-    const p = saved(fixtureId);
-    setValues((v) => ({ ...v, [fixtureId]: { home: p ? String(p.homeGoals) : "", away: p ? String(p.awayGoals) : "" } }));
-    setEditing((s) => {
-      const next = new Set(s);
-      next.delete(fixtureId);
-      return next;
-    });
-    requestAnimationFrame(() => document.getElementById(updateId(entry.id, fixtureId))?.focus());
+  const cancel = () => {
+    setValues(savedValues());
+    setEditing(false);
+    requestAnimationFrame(() => document.getElementById(updateId(entry.id))?.focus());
   };
 
   const label = entryLabel(entry.entryIndex);
@@ -136,12 +131,6 @@ function EntryForm({
               </span>
             ) : null}
           </h3>
-          {/* First submit button of the form: Enter in any score saves the whole entry. */}
-          {anyEditable ? (
-            <button type="submit" className="btn btn-primary" disabled={savingEntry}>
-              {savingEntry ? "Saving..." : "Save Entry"}
-            </button>
-          ) : null}
         </div>
         {refusal ? (
           <p className="alert alert-error" role="alert">
@@ -155,7 +144,7 @@ function EntryForm({
             const v = values[f.id] ?? { home: "", away: "" };
             const changed = p ? v.home !== String(p.homeGoals) || v.away !== String(p.awayGoals) : v.home !== "" || v.away !== "";
             const state = p && !changed ? "saved" : changed ? "unsaved" : "empty";
-            const badge = p && f.status === "complete" ? predictionBadge(f.status, p.pointsAwarded) : null;
+            const badge = p && f.status !== "pending" ? predictionBadge(f.status, p.pointsAwarded) : null;
             const invalid = refusal && (refusal.fixtureId === null || refusal.fixtureId === f.id) ? true : undefined;
             return (
               <li key={f.id} id={`fixture-${entry.id}-${f.id}`} className={`scout-fixture is-${state}`} data-testid={`fixture-${f.id}`}>
@@ -200,97 +189,96 @@ function EntryForm({
                 </div>
                 <div className="scout-fixture-meta">
                   <span className="scout-kickoff">
-                    {f.status === "complete" && f.homeScore !== null ? `Final ${f.homeScore} - ${f.awayScore}` : f.kickoff}
+                    {f.status === "complete" && f.homeScore !== null
+                      ? `Final ${f.homeScore} - ${f.awayScore}`
+                      : f.status === "postponed"
+                        ? "Postponed"
+                        : f.kickoff}
                   </span>
                   {state === "saved" ? <span className="badge badge-success">Saved</span> : null}
                   {state === "unsaved" ? <span className="badge badge-warning">Unsaved changes</span> : null}
                   {badge ? (
                     <span className={`badge badge-${badge.tone}`}>
-                      {badge.points} pts{badge.label === "Exact!" ? " · Exact!" : ""}
+                      {badge.points === null ? badge.label : `${badge.points} pts${badge.label === "Exact!" ? " · Exact!" : ""}`}
                     </span>
                   ) : null}
                 </div>
-                {locked ? null : (
-                  <FixtureActions
-                    entryId={entry.id}
-                    fixtureId={f.id}
-                    hasSaved={!!p}
-                    editable={editable}
-                    editAll={editAll}
-                    editHref={editHref}
-                    onEdit={() => startEdit(f.id)}
-                    onCancel={() => cancel(f.id)}
-                  />
-                )}
               </li>
             );
           })}
         </ul>
+        {locked ? null : (
+          <div className="scout-entry-actions">
+            {/* The entry's one submit button: Enter in any score saves the entry too. */}
+            {anyEditable ? (
+              <button type="submit" className="btn btn-primary" disabled={savingEntry}>
+                {savingEntry ? "Saving..." : "Save Entry"}
+              </button>
+            ) : null}
+            {hasSaved && !editing ? (
+              <Link
+                id={updateId(entry.id)}
+                to={`${editHref(entry.id)}#${headingId}`}
+                className="btn btn-secondary"
+                replace
+                preventScrollReset
+                onClick={(e) => {
+                  e.preventDefault();
+                  startEdit();
+                }}
+              >
+                Update Prediction
+              </Link>
+            ) : null}
+            {hasSaved && editing ? (
+              <Link
+                to={`${editHref(null)}#${headingId}`}
+                className="btn btn-secondary"
+                replace
+                preventScrollReset
+                onClick={(e) => {
+                  if (editAll) return; // opened by ?edit=: Cancel reloads the saved scores without it
+                  e.preventDefault();
+                  cancel();
+                }}
+              >
+                Cancel
+              </Link>
+            ) : null}
+          </div>
+        )}
       </Form>
     </section>
   );
 }
 
-function FixtureActions({
-  entryId,
-  fixtureId,
-  hasSaved,
-  editable,
-  editAll,
-  editHref,
-  onEdit,
-  onCancel,
-}: {
-  entryId: string;
-  fixtureId: string;
-  hasSaved: boolean;
-  editable: boolean;
-  editAll: boolean;
-  editHref: Props["editHref"];
-  onEdit: () => void;
-  onCancel: () => void;
-}) {
-  const saving = usePending("save-predictions", { name: "fixture", value: fixtureId });
-  if (!editable) {
-    return (
-      <div className="scout-fixture-actions">
-        <Link
-          id={updateId(entryId, fixtureId)}
-          to={`${editHref(entryId)}#fixture-${entryId}-${fixtureId}`}
-          className="btn btn-secondary"
-          replace
-          preventScrollReset
-          onClick={(e) => {
-            e.preventDefault();
-            onEdit();
-          }}
-        >
-          Update Prediction
-        </Link>
-      </div>
-    );
-  }
+/** The match day's fixtures, read-only: what an entry will predict, shown before a ticket is redeemed. */
+function FixturePreview({ fixtures }: { fixtures: PickFixture[] }) {
   return (
-    <div className="scout-fixture-actions">
-      <button type="submit" name="fixture" value={fixtureId} className="btn btn-primary" disabled={saving}>
-        {saving ? "Saving..." : "Save Prediction"}
-      </button>
-      {hasSaved ? (
-        <Link
-          to={`${editHref(editAll ? null : entryId)}#fixture-${entryId}-${fixtureId}`}
-          className="btn btn-secondary"
-          replace
-          preventScrollReset
-          onClick={(e) => {
-            if (editAll) return; // without per-fixture state (?edit=), Cancel reloads the saved scores
-            e.preventDefault();
-            onCancel();
-          }}
-        >
-          Cancel
-        </Link>
-      ) : null}
-    </div>
+    <section className="scout-preview" aria-labelledby="scout-preview-heading" data-testid="scout-preview">
+      <h3 id="scout-preview-heading">This match day&apos;s fixtures</h3>
+      <ul className="list-plain">
+        {fixtures.map((f) => (
+          <li key={f.id}>
+            <span className="scout-preview-teams">
+              {f.homeTeam} vs {f.awayTeam}
+            </span>
+            <span className="scout-kickoff">{f.status === "postponed" ? "Postponed" : f.kickoff}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** How to get a ticket (game rules): one FootyCoach ticket per match day, and referral tickets. */
+function HowToGetTicket({ matchDay }: { matchDay: number }) {
+  return (
+    <p>
+      Every match day brings one FootyCoach ticket for this competition: your next one comes for Match Day {matchDay + 1}. Referral tickets
+      are earned one per referred friend, never expire and work on any Scout competition: share your referral code from your{" "}
+      <Link to="/profile">profile</Link>.
+    </p>
   );
 }
 
@@ -309,18 +297,7 @@ export function SelectPanel(p: Props) {
       </div>
     );
   }
-  if (p.footycoachTickets === 0 && p.entries.length === 0 && !p.locked) {
-    return (
-      <div className="scout-select">
-        {heading}
-        <div className="scout-state" data-testid="scout-state">
-          <h3>Ticket Required</h3>
-          <p>You need a FootyCoach ticket to enter this match day. Refer a friend to earn referral tickets.</p>
-          {p.referralTickets > 0 ? <RedeemForm competitionId={p.competitionId} label="Use a Referral Ticket" /> : null}
-        </div>
-      </div>
-    );
-  }
+  const full = p.entries.length >= 10;
   return (
     <div className="scout-select">
       {heading}
@@ -329,15 +306,22 @@ export function SelectPanel(p: Props) {
           <h3>Predictions Locked</h3>
           <p>Predictions for Match Day {p.matchDay} are locked. Your entries are shown below.</p>
         </div>
+      ) : tickets === 0 || (p.footycoachTickets === 0 && p.entries.length === 0) ? (
+        <div className="scout-state" data-testid="scout-state">
+          <h3>{p.entries.length === 0 ? "Ticket Required" : "No tickets left"}</h3>
+          <HowToGetTicket matchDay={p.matchDay} />
+          {tickets > 0 && !full ? <RedeemForm competitionId={p.competitionId} label="Use a Referral Ticket" /> : null}
+        </div>
       ) : (
         <div className="scout-redeem-row">
           <p>
             {p.entries.length} of 10 entries · {tickets} {tickets === 1 ? "ticket" : "tickets"} available
           </p>
-          <RedeemForm competitionId={p.competitionId} label="Redeem Ticket" />
+          {full ? null : <RedeemForm competitionId={p.competitionId} label="Redeem Ticket" />}
         </div>
       )}
       {p.entries.length === 0 && p.locked ? <p className="empty-state">You have no entries for this match day.</p> : null}
+      {p.entries.length === 0 ? <FixturePreview fixtures={p.fixtures} /> : null}
       {p.entries.map((e) => (
         <EntryForm
           key={`${e.id}:${JSON.stringify(e.predictions)}`}
