@@ -89,7 +89,9 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   const koRow = isMobile
     ? page.getByRole("list", { name: "Registered competitions" }).getByRole("listitem").filter({ hasText: ko.name })
     : page.getByRole("row").filter({ hasText: ko.name });
-  await expect(koRow.getByText("Eliminated")).toBeVisible();
+  // Both the Status column and the Selection column say so.
+  await expect(koRow.getByText("Eliminated")).toHaveCount(2);
+  await expect(koRow.getByText("Eliminated").first()).toBeVisible();
 
   // Knockout leaderboard: the last player standing won; the others went out on Match Day 1.
   await page.goto(`/leaderboard/${ko.id}`);
