@@ -42,7 +42,7 @@ export function FixtureList({ groups, renderTeam, emptyText = "No fixtures avail
       </span>
     );
   return (
-    <div className="fixture-list">
+    <div className={renderTeam ? "fixture-list" : "fixture-list is-plain"}>
       {groups.map((group) => (
         <section key={group.date} className="fixture-group" aria-label={group.date}>
           <h3 className="fixture-date">{group.date}</h3>

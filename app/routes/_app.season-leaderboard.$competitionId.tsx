@@ -54,7 +54,9 @@ function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonS
 export default function SeasonLeaderboardPage() {
   const d = useLoaderData<typeof loader>();
   const c = d.competition;
-  useLive(d.liveKey ? [d.liveKey] : []);
+  // An ended season (a champion) has no live match day left: no socket, so nothing revalidates the page while its
+  // champion's confetti plays.
+  useLive(d.liveKey && !d.champion ? [d.liveKey] : []);
   return (
     <LeaderboardPage title="Season Leaderboard" view={d} Table={SeasonStandingsTable}>
       <LiveMatchDayPanel line={d.live} fixtures={[]} shares={[]} />
