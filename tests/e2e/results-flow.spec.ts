@@ -117,12 +117,12 @@ test("results in: eliminations, Match Day n, season table, champions and confett
   await enterResult(admin2.page, f4.id, B, D, 2, 2);
   await admin2.close();
 
-  // Final: third 3 pts (GD +1), winner 3 pts (GD -1), me 2 pts. The season ends with its champion.
-  await page.goto(`/season-leaderboard/${season.id}`);
+  // Final: third 3 pts (GD +1), winner 3 pts (GD -1), me 2 pts. The season ends with its champion. The player's
+  // open page updates by itself (the live match day, decision 022), and the champion's confetti plays there.
   await expect(table.getByRole("row").filter({ hasText: third.username })).toContainText("1st");
   await expect(table.getByRole("row").filter({ hasText: me.username })).toContainText("3rd");
   await expect(page.getByText(`Congratulations to ${third.username}`)).toBeVisible();
-  await expect(page.locator("canvas")).toHaveCount(1, { timeout: 5000 });
+  await expect(page.locator("[data-confetti]")).toHaveAttribute("data-confetti", /^(playing|done)$/);
   const [done] = await sql`select status, registration_status from public.competitions where id = ${season.id}`;
   expect(done).toEqual({ status: "inactive", registration_status: "completed" });
 });
