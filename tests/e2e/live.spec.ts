@@ -37,12 +37,7 @@ async function liveScore(admin: Page, home: string, away: string, homeGoals: num
   await expect(admin.getByText("Live score saved.").first()).toBeVisible();
 }
 
-test("live scores reach two players' pages without a reload; 'out if it ends now' comes and goes", async ({
-  browser,
-  baseURL,
-  isMobile,
-}) => {
-  test.skip(isMobile, "one project is enough: the live objects are per match day, shared by both projects");
+test("live scores reach two players' pages without a reload; 'out if it ends now' comes and goes", async ({ browser, baseURL }) => {
   test.setTimeout(120_000);
   const sql = db();
   const tag = uniqueName("");
