@@ -31,7 +31,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"]],
-  use: { baseURL, trace: "retain-on-failure", launchOptions: chromium, actionTimeout: 15_000 },
+  // A trace only on the retry: recording one for every test (screenshots of each step) doubled Chromium's CPU
+  // on this 2-core machine and made the suite a third slower (decision 021). A failure still leaves a trace.
+  use: { baseURL, trace: "on-first-retry", launchOptions: chromium, actionTimeout: 15_000 },
   projects: [
     // Layout-only tests carry @desktop-only / @mobile-only and run in their own project alone.
     {
