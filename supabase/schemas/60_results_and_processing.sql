@@ -104,11 +104,10 @@ begin
         into v_remaining, v_out
         from (
           select us.user_id,
-                 coalesce(f.status = 'postponed'
-                          or (f.status = 'complete'
-                              and ((ts.selected_team = f.home_team and f.home_score > f.away_score)
-                                   or (ts.selected_team = f.away_team and f.away_score > f.home_score))),
-                          false) as survives
+                 -- The pick's outcome has one home, private.pick_outcome_now (also "if it ended now"): on a
+                 -- processed match day every fixture is complete or postponed, so it is win, draw, loss,
+                 -- postponed or no_pick here.
+                 private.pick_outcome_now(ts.selected_team, f) in ('win', 'postponed') as survives
             from public.user_selections us
             left join public.team_selections ts
               on ts.user_id = us.user_id and ts.competition_id = us.competition_id and ts.match_day = v_md
@@ -992,7 +991,8 @@ revoke all on function public.set_fixture_live_score(bigint, integer, integer, t
 grant execute on function public.set_fixture_live_score(bigint, integer, integer, text) to authenticated, service_role;
 
 -- A pick's outcome if its match ended now: the final score of a complete fixture, else the live score of one in
--- play: win | draw | loss | postponed | not_started (no score yet) | no_pick. The one home of this mapping.
+-- play: win | draw | loss | postponed | not_started (no score yet) | no_pick. The one home of this mapping: match-day
+-- processing (process_competition) and "if it ended now" both read it.
 create function private.pick_outcome_now(p_team text, p_fixture public.fixtures) returns text
   language sql immutable
   set search_path = ''
