@@ -9,10 +9,19 @@ step() { printf '\n== %s (at %ss) ==\n' "$1" "$SECONDS"; }
 # The Worker entry imports the Remix server build, so build before type-checking.
 step "build"
 npx remix vite:build >/dev/null
-step "typecheck"
-npx tsc --noEmit
-step "lint"
-npm run lint
+# Type-checking and lint are each one process on one core: run them side by side, print each one's output.
+step "typecheck and lint"
+log=$(mktemp -d)
+npx tsc --noEmit >"$log/typecheck" 2>&1 &
+tsc_pid=$!
+npm run lint >"$log/lint" 2>&1 &
+lint_pid=$!
+tsc_rc=0 lint_rc=0
+wait $tsc_pid || tsc_rc=$?
+wait $lint_pid || lint_rc=$?
+printf -- '-- typecheck (exit %s)\n' "$tsc_rc"; cat "$log/typecheck"
+printf -- '-- lint (exit %s)\n' "$lint_rc"; cat "$log/lint"
+if [ "$tsc_rc" != 0 ] || [ "$lint_rc" != 0 ]; then exit 1; fi
 step "unit and database tests"
 npx vitest run
 step "Workers runtime tests"
