@@ -20,7 +20,7 @@ function registeredRow(page: Page, name: string, isMobile: boolean) {
 
 test("upcoming competitions show a countdown and player count", async ({ page, loginAs }) => {
   await loginAs("player");
-  // Starting today, as a competition created today does: open competitions are listed by start date.
+  // Starting today, as a competition created today does: open competitions are listed by deadline, then start date.
   const { name } = await dashCompetition("knockout", [], { startDate: "today" });
   await page.goto("/dashboard");
   const upcoming = page.getByRole("list", { name: "Upcoming competitions" });
