@@ -30,6 +30,8 @@ export default defineConfig({
   retries: 1,
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // screenshots.spec.ts's baselines, one per page and project, committed (made with Debian's Chromium on Linux).
+  snapshotPathTemplate: "{testDir}/__screenshots__/{testFilePath}/{arg}-{projectName}{ext}",
   reporter: [["list"]],
   // A trace only on the retry: recording one for every test (screenshots of each step) doubled Chromium's CPU
   // on this 2-core machine and made the suite a third slower (decision 021). A failure still leaves a trace.
@@ -44,11 +46,12 @@ export default defineConfig({
     },
     {
       // The phone: the layout audit (no clipped text at 390 px), axe on the public pages and the main player pages,
-      // and the phone's navigation. Every other spec is the same server and markup at another width and runs once,
-      // at desktop size: running all of them twice made the browser suite take 26 minutes in CI (decision 021).
+      // the phone's navigation and the main pages' screenshots. Every other spec is the same server and markup at
+      // another width and runs once, at desktop size: running all of them twice made the browser suite take 26
+      // minutes in CI (decision 021).
       name: "mobile",
       use: { ...devices["Pixel 5"], launchOptions: chromium },
-      testMatch: /(layout-a11y|navigation)\.spec\.ts/,
+      testMatch: /(layout-a11y|navigation|screenshots)\.spec\.ts/,
       grepInvert: /@desktop-only/,
     },
     // The fuzzer's forms may succeed with one bad field (a join with a bad redirectTo joins): it runs alone,

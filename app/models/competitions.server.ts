@@ -41,6 +41,17 @@ function filterSql<F extends Record<string, string>>(sql: PlayerSql, filters: F,
  */
 const registrationState = (sql: PlayerSql) => sql`public.registration_state(c.id)`;
 
+/** A competition's registration deadline: its start match day's selection deadline (first kickoff - 1 h); null = TBA. */
+const registrationDeadline = (sql: PlayerSql) => sql`public.matchday_deadline(c.league, c.season, c.start_match_day)`;
+
+/**
+ * The order of competitions a player may join, the next step first (issue 22): the soonest registration deadline,
+ * TBA last, then start date and name (id keeps pages stable). One home: the Competitions list and the dashboard's
+ * Upcoming list both sort by it. Reads the competitions row as `c`.
+ */
+export const byRegistrationDeadline = (sql: PlayerSql) =>
+  sql`${registrationDeadline(sql)} nulls last, c.start_date asc, c.name asc, c.id asc`;
+
 /** The competitions column each list filter narrows; registration is always set (it has no "All"). */
 const LIST_COLUMNS: Record<keyof ListFilters, FilterColumn> = {
   type: "c.type",
@@ -91,7 +102,7 @@ interface ListRow extends Pick<CompetitionCardData, "id" | "name" | "type" | "le
 }
 
 /**
- * One page of the competitions list (scout never listed, start_date ascending), its total, the joined
+ * One page of the competitions list (scout never listed, soonest registration deadline first), its total, the joined
  * flag per card, and the optional created / key-dialog competitions: all in one transaction, the
  * statements pipelined.
  */
@@ -111,12 +122,12 @@ export async function listCompetitions(
       sql<ListRow[]>`
         select c.id, c.name, c.type, c.league, c.season, c.visibility, ${registrationState(sql)} as registration_status,
                c.player_count,
-               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
+               ${registrationDeadline(sql)} as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
           from public.competitions c
          where ${listWhere(sql, filters)}
-         order by c.start_date asc, c.name asc, c.id asc
+         order by ${byRegistrationDeadline(sql)}
          limit ${PAGE_SIZE} offset ${offset}`,
       createdId
         ? sql<{ id: string; name: string; key: string | null }[]>`

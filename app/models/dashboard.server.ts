@@ -1,6 +1,7 @@
 import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
 import type { LiveLine } from "~/lib/live";
+import { byRegistrationDeadline } from "~/models/competitions.server";
 import { liveLinesQuery, toLiveLines } from "~/models/live.server";
 import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
@@ -89,18 +90,15 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   return db.asUser(userId, async (sql) => {
     const [upcoming, registered, privates, liveRows] = await Promise.all([
       sql<UpcomingRow[]>`
-        select u.* from (
-          select c.id, c.name, c.type, c.league, c.visibility, c.player_count, c.start_date,
-                 public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
-                 exists (select 1 from public.user_selections us
-                          where us.competition_id = c.id and us.user_id = ${userId}) as joined
-            from public.competitions c
-           where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
-             and public.registration_state(c.id) = 'open'
-        ) u
-        -- the next step first: the soonest registration deadline (issue 22)
-        order by u.registration_deadline nulls last, u.start_date, u.name
-        limit ${UPCOMING_LIMIT}`,
+        select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
+               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
+               exists (select 1 from public.user_selections us
+                        where us.competition_id = c.id and us.user_id = ${userId}) as joined
+          from public.competitions c
+         where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
+           and public.registration_state(c.id) = 'open'
+         order by ${byRegistrationDeadline(sql)} -- the next step first, as on the Competitions list
+         limit ${UPCOMING_LIMIT}`,
       sql<RegisteredRow[]>`
         select competition_id, competition, competition_type, competition_status, membership_status, rank,
                wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,

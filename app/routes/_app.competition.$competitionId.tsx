@@ -40,16 +40,12 @@ import { pageCount } from "~/lib/paging";
 import { groupFixtures } from "~/models/fixture-rows.server";
 import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
-import css from "~/styles/selection.css?url";
-import deadlineCss from "~/styles/deadline.css?url";
+import css from "~/styles/pages/selection.css?url";
 import { playerStatusLabel } from "~/lib/player-status";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: css },
-  { rel: "stylesheet", href: deadlineCss },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `${data.competition.name} | FootyCoach` : "Competition | FootyCoach" },

@@ -25,14 +25,10 @@ import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { requireSessionCookie, requireUser, requireUserWith, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
-import css from "~/styles/competitions.css?url";
-import deadlineCss from "~/styles/deadline.css?url";
+import css from "~/styles/pages/competitions.css?url";
 
 export const meta: MetaFunction = () => [{ title: "Competitions | FootyCoach" }];
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: css },
-  { rel: "stylesheet", href: deadlineCss },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);

@@ -1,8 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import dashboardCss from "~/styles/dashboard.css?url";
-import competitionsCss from "~/styles/competitions.css?url";
-import deadlineCss from "~/styles/deadline.css?url";
+import dashboardCss from "~/styles/pages/dashboard.css?url";
 import { Countdown } from "~/components/Countdown";
 import { CopyButton } from "~/components/CopyButton";
 import { CreatePrivateCompetition } from "~/components/CreatePrivateCompetition";
@@ -19,11 +17,7 @@ import { DashboardLiveLines } from "~/components/LiveMatchDay";
 import { useLive } from "~/lib/use-live";
 
 export const meta: MetaFunction = () => [{ title: "Dashboard | FootyCoach" }];
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: dashboardCss },
-  { rel: "stylesheet", href: competitionsCss },
-  { rel: "stylesheet", href: deadlineCss },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user, data: dashboard } = await requireUserWith(request, context, (userId) => getDashboard(context.db, userId));
@@ -172,94 +166,79 @@ export default function DashboardPage() {
             </Link>
           </div>
         ) : (
-          <>
-            <div className="table-wrap registered-table-wrap">
-              <table className="table registered-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Competition</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Status</th>
-                    <th scope="col" className="num">
-                      Rank
-                    </th>
-                    <th scope="col" className="num">
-                      Wins
-                    </th>
-                    <th scope="col" className="num">
-                      Draws
-                    </th>
-                    <th scope="col" className="num">
-                      Losses
-                    </th>
-                    <th scope="col" className="num">
-                      GF
-                    </th>
-                    <th scope="col" className="num">
-                      GA
-                    </th>
-                    <th scope="col" className="num">
-                      Points
-                    </th>
-                    <th scope="col">Team Selection</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {registered.map((r) => {
-                    const ko = r.type === "knockout";
-                    return (
-                      <tr key={r.id}>
-                        <th scope="row">
-                          <Link to={`/competition/${r.id}`}>{r.name}</Link>
-                        </th>
-                        <td>{typeLabel(r.type)}</td>
-                        <td>
-                          <StatusBadge status={r.status} />
-                        </td>
-                        <td className="num">{ko || r.rank == null ? dash : ordinal(r.rank)}</td>
-                        <td className="num">{r.wins}</td>
-                        <td className="num">{r.draws}</td>
-                        <td className="num">{r.losses}</td>
-                        <td className="num">{ko ? dash : r.goalsFor}</td>
-                        <td className="num">{ko ? dash : r.goalsAgainst}</td>
-                        <td className="num">{ko ? dash : r.points}</td>
-                        <td>
-                          <SelectionCell row={r} now={data.now} />
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-            <ul className="registered-cards" aria-label="Registered competitions">
-              {registered.map((r) => (
-                <li key={r.id} className="card">
-                  <h3>
-                    <Link to={`/competition/${r.id}`}>{r.name}</Link>
-                  </h3>
-                  <TypeBadge type={r.type} />
-                  <dl>
-                    <dt>Status</dt>
-                    <dd>
-                      <StatusBadge status={r.status} />
-                    </dd>
-                    {r.type !== "knockout" ? (
-                      <>
-                        <dt>Rank</dt>
-                        <dd>{r.rank == null ? dash : ordinal(r.rank)}</dd>
-                        <dt>Points</dt>
-                        <dd>{r.points}</dd>
-                      </>
-                    ) : null}
-                    <dt>Current Selection</dt>
-                    <dd>{r.currentSelection ?? "--"}</dd>
-                  </dl>
-                  <SelectionCell row={r} now={data.now} />
-                </li>
-              ))}
-            </ul>
-          </>
+          // One markup for every screen: a table on desktop, each row a card on phones (responsive-table). Only
+          // the phone card shows Current Selection; the win, draw, loss and goal columns are left out there.
+          <div className="table-wrap dash-table-wrap">
+            <table className="table responsive-table registered-table">
+              <thead>
+                <tr>
+                  <th scope="col">Competition</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" className="num">
+                    Rank
+                  </th>
+                  <th scope="col" className="num dash-wide">
+                    Wins
+                  </th>
+                  <th scope="col" className="num dash-wide">
+                    Draws
+                  </th>
+                  <th scope="col" className="num dash-wide">
+                    Losses
+                  </th>
+                  <th scope="col" className="num dash-wide">
+                    GF
+                  </th>
+                  <th scope="col" className="num dash-wide">
+                    GA
+                  </th>
+                  <th scope="col" className="num">
+                    Points
+                  </th>
+                  <th scope="col" className="dash-phone-only">
+                    Current Selection
+                  </th>
+                  <th scope="col">Team Selection</th>
+                </tr>
+              </thead>
+              <tbody>
+                {registered.map((r) => {
+                  const ko = r.type === "knockout";
+                  // a knockout's card has no rank or points (the table shows a dash)
+                  const seasonOnly = ko ? " dash-wide" : "";
+                  return (
+                    <tr key={r.id}>
+                      <th scope="row">
+                        <Link to={`/competition/${r.id}`}>{r.name}</Link>
+                      </th>
+                      <td data-label="Type">{typeLabel(r.type)}</td>
+                      <td data-label="Status">
+                        <StatusBadge status={r.status} />
+                      </td>
+                      <td data-label="Rank" className={`num${seasonOnly}`}>
+                        {ko || r.rank == null ? dash : ordinal(r.rank)}
+                      </td>
+                      <td className="num dash-wide">{r.wins}</td>
+                      <td className="num dash-wide">{r.draws}</td>
+                      <td className="num dash-wide">{r.losses}</td>
+                      <td className="num dash-wide">{ko ? dash : r.goalsFor}</td>
+                      <td className="num dash-wide">{ko ? dash : r.goalsAgainst}</td>
+                      <td data-label="Points" className={`num${seasonOnly}`}>
+                        {ko ? dash : r.points}
+                      </td>
+                      <td data-label="Current Selection" className="dash-phone-only">
+                        {r.currentSelection ?? "--"}
+                      </td>
+                      <td data-label="Team Selection" className="dash-selection">
+                        <SelectionCell row={r} now={data.now} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
 
@@ -272,72 +251,49 @@ export default function DashboardPage() {
         {data.privateCompetitions.length === 0 ? (
           <p className="empty-state">You have not created any private competitions yet.</p>
         ) : (
-          <>
-            <div className="table-wrap private-table-wrap">
-              <table className="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Competition</th>
-                    <th scope="col">Registered Players</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Registration Key</th>
-                    <th scope="col">Invite Players</th>
+          <div className="table-wrap dash-table-wrap">
+            <table className="table responsive-table private-table">
+              <thead>
+                <tr>
+                  <th scope="col">Competition</th>
+                  <th scope="col">Registered Players</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Registration Key</th>
+                  <th scope="col">Invite Players</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.privateCompetitions.map((c) => (
+                  <tr key={c.id}>
+                    <th scope="row">
+                      <Link to={`/competition/${c.id}`}>{c.name}</Link>
+                    </th>
+                    <td data-label="Registered Players">{c.playerCount}</td>
+                    <td data-label="Status">{c.status === "active" ? "Active" : "Inactive"}</td>
+                    <td data-label="Registration Key">
+                      {c.registrationKey ? (
+                        <span className="private-key">
+                          <code>{c.registrationKey}</code>
+                          <CopyButton text={c.registrationKey} label={`Copy registration key of ${c.name}`} />
+                        </span>
+                      ) : (
+                        dash
+                      )}
+                    </td>
+                    <td data-label="Invite Players" className={c.registrationKey ? undefined : "dash-wide"}>
+                      {c.registrationKey ? (
+                        <InviteButtons
+                          competitionName={c.name}
+                          registrationKey={c.registrationKey}
+                          competitionsUrl={data.competitionsUrl}
+                        />
+                      ) : null}
+                    </td>
                   </tr>
-                </thead>
-                <tbody>
-                  {data.privateCompetitions.map((c) => (
-                    <tr key={c.id}>
-                      <th scope="row">
-                        <Link to={`/competition/${c.id}`}>{c.name}</Link>
-                      </th>
-                      <td>{c.playerCount}</td>
-                      <td>{c.status === "active" ? "Active" : "Inactive"}</td>
-                      <td>
-                        {c.registrationKey ? (
-                          <span className="private-key">
-                            <code>{c.registrationKey}</code>
-                            <CopyButton text={c.registrationKey} label={`Copy registration key of ${c.name}`} />
-                          </span>
-                        ) : (
-                          dash
-                        )}
-                      </td>
-                      <td>
-                        {c.registrationKey ? (
-                          <InviteButtons
-                            competitionName={c.name}
-                            registrationKey={c.registrationKey}
-                            competitionsUrl={data.competitionsUrl}
-                          />
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <ul className="private-cards" aria-label="Your private competitions">
-              {data.privateCompetitions.map((c) => (
-                <li key={c.id} className="card">
-                  <h3>
-                    <Link to={`/competition/${c.id}`}>{c.name}</Link>
-                  </h3>
-                  <p>
-                    Registered: {playerCount(c.playerCount)} · {c.status === "active" ? "Active" : "Inactive"}
-                  </p>
-                  {c.registrationKey ? (
-                    <>
-                      <span className="private-key">
-                        <code>{c.registrationKey}</code>
-                        <CopyButton text={c.registrationKey} label={`Copy registration key of ${c.name}`} />
-                      </span>
-                      <InviteButtons competitionName={c.name} registrationKey={c.registrationKey} competitionsUrl={data.competitionsUrl} />
-                    </>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
-          </>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </div>

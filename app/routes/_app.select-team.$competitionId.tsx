@@ -12,8 +12,7 @@ import { groupFixtures } from "~/models/fixture-rows.server";
 import { getTeamSelectionPage, saveTeamSelection } from "~/models/selections.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
-import css from "~/styles/selection.css?url";
-import deadlineCss from "~/styles/deadline.css?url";
+import css from "~/styles/pages/selection.css?url";
 import { Countdown } from "~/components/Countdown";
 import { TeamBadge } from "~/components/TeamBadge";
 import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
@@ -23,10 +22,7 @@ import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent }
 import { isUuid } from "~/lib/ids";
 import { StatusBadge } from "~/components/Badges";
 
-export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: css },
-  { rel: "stylesheet", href: deadlineCss },
-];
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },

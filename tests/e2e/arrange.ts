@@ -50,9 +50,9 @@ export interface CompetitionToArrange {
   /** Defaults to the current match day. Members join on the start match day. */
   startMatchDay?: number;
   /**
-   * "today" for a competition the lists must show first: open competitions are listed by start date, and
-   * today is the earliest a new competition can start (the creation forms refuse earlier days). Default: the
-   * day of the start match day's first kickoff.
+   * "today" for a competition the lists must show first: open competitions are listed by registration deadline,
+   * then start date, and today is the earliest a new competition can start (the creation forms refuse earlier
+   * days). Default: the day of the start match day's first kickoff.
    */
   startDate?: "today";
   status?: "active" | "inactive";

@@ -15,8 +15,9 @@ interface NewCompetition {
   type?: "knockout" | "season";
   league?: string;
   season?: string;
-  /** Default today: the list shows open competitions by start date, and today is the earliest a new
-   * competition can start, so with only the running tests' competitions around it is on page 1. */
+  /** Default today. The list shows open competitions by registration deadline, then start date: with the
+   * soonest deadline (the default start match day) and today, the earliest a new competition can start, it is on
+   * page 1 with only the running tests' competitions around. */
   startDate?: string;
   startMatchDay?: number;
   registrationStatus?: "open" | "closed" | "completed";
@@ -88,7 +89,7 @@ test("browse, filter and page through competitions; filters live in the URL", as
 
   await expect(page.getByText("Page 1 of 2")).toBeVisible();
   await expect(page.getByRole("article")).toHaveCount(9);
-  // Ordered by start date; the scout one never shows.
+  // No World Cup fixtures, so no deadlines (TBA): ordered by start date; the scout one never shows.
   await expect(page.getByRole("article").first()).toContainText(`${prefix} 00`);
   await expect(page.getByText(`${prefix} scout`)).toHaveCount(0);
   const first = card(page, `${prefix} 00`);
@@ -125,6 +126,22 @@ test("browse, filter and page through competitions; filters live in the URL", as
   await expect(page.getByLabel("Registration Status")).toHaveValue("open");
   await expect(page.getByLabel("League")).toHaveValue("");
   await expect(page.getByLabel("Visibility")).toHaveValue("");
+});
+
+test("the list puts the soonest registration deadline first, before the start date", async ({ page, loginAs }) => {
+  await loginAs("player");
+  const md = await upcomingMatchDay();
+  const later = uniqueName("Later deadline ");
+  const sooner = uniqueName("Sooner deadline ");
+  // Starts today but registers until the next match day's deadline; the other starts years later but closes first.
+  await createCompetition({ name: later, type: "season", visibility: "private", startMatchDay: md + 1 });
+  await createCompetition({ name: sooner, type: "season", visibility: "private", startMatchDay: md, startDate: "2030-06-01" });
+  await page.goto("/competitions?type=season&visibility=private");
+  await expect(card(page, later)).toBeVisible();
+  const texts = await page.getByRole("article").allTextContents();
+  const at = (name: string) => texts.findIndex((text) => text.includes(name));
+  expect(at(sooner)).toBeGreaterThanOrEqual(0);
+  expect(at(sooner)).toBeLessThan(at(later));
 });
 
 test("join a public competition: toast, Joined and the player count", async ({ page, loginAs }) => {

@@ -187,9 +187,9 @@ export async function signIn(
 const madeByThisTest = { ids: new Set<string>(), names: new Set<string>() };
 
 /**
- * Removes the competition when the running test ends (pass or fail). Open competitions sort by start date,
- * and the ones tests need on the first page start today (as a competition created today does), so the lists
- * hold only the running tests' own instead of every competition the run has made so far.
+ * Removes the competition when the running test ends (pass or fail). Open competitions sort by registration
+ * deadline, then start date, and the ones tests need on the first page start today (as a competition created
+ * today does), so the lists hold only the running tests' own instead of every competition the run has made so far.
  */
 export function removeAfterTest(competition: { id: string } | { name: string }) {
   if ("id" in competition) madeByThisTest.ids.add(competition.id);
