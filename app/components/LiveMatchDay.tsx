@@ -24,7 +24,8 @@ const PROVISIONAL = "Provisional: only final results count.";
 
 /** The competition page: the live scores, the player's own line first, how many are still in, and the picks. */
 export function LiveMatchDayPanel({ line, fixtures, shares }: { line: LiveLine | null; fixtures: LiveFixture[]; shares: PickShare[] }) {
-  if (!line?.inPlay && fixtures.length === 0) return null;
+  // after the deadline, before a match is in play: the picks alone (nothing provisional yet)
+  if (!line?.inPlay && fixtures.length === 0) return <PickShares shares={shares} stillIn={line?.remaining ?? null} />;
   const own = line ? liveLineText(line) : null;
   const stillIn = line ? stillInText(line) : null;
   return (
@@ -90,11 +91,12 @@ export function DashboardLiveLines({ lines, names }: { lines: LiveLine[]; names:
 }
 
 /** The picks per team of the match day, after its deadline: "34% picked Arsenal" (the rule: public.match_day_pick_shares). */
-export function PickShares({ shares }: { shares: PickShare[] }) {
+export function PickShares({ shares, stillIn = null }: { shares: PickShare[]; stillIn?: number | null }) {
   if (shares.length === 0) return null;
   return (
     <section className="card live-panel" aria-labelledby="pick-shares-heading" data-testid="pick-shares">
       <h2 id="pick-shares-heading">This match day&apos;s picks ({shares[0].total})</h2>
+      {stillIn !== null ? <p data-testid="pick-shares-still-in">{stillIn} still in</p> : null}
       <ul aria-label="Picks per team">
         {shares.map((s) => (
           <li key={s.team}>

@@ -92,7 +92,7 @@ export default function KnockoutLeaderboardPage() {
     <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable}>
       <LiveMatchDayPanel line={view.live} fixtures={[]} shares={[]} />
       <ProvisionalKnockoutTable rows={view.liveRows} me={view.me} />
-      <PickShares shares={view.shares} />
+      <PickShares shares={view.shares} stillIn={view.live?.remaining ?? null} />
       <KnockoutRouteView
         route={view.route}
         routeOf={view.routeOf}
