@@ -112,6 +112,14 @@ test("live scores reach two players' pages without a reload; 'out if it ends now
   // the knockout leaderboard shows the same provisional line
   await mine.page.goto(`/leaderboard/${ko.id}`);
   await expect(mine.page.getByTestId("live-own-line")).toHaveText(`${H1} 2-1 up: through if it ends now`);
+  // ... and the provisional leaderboard: who would go through and who would be out
+  const provisional = mine.page.getByTestId("provisional-table");
+  await expect(provisional).toContainText("Provisional: if it ended now");
+  await expect(provisional.getByRole("row", { name: new RegExp(me.username) })).toContainText(`${H1} 2-1Through`);
+  await expect(provisional.getByRole("row", { name: new RegExp(other.username) })).toContainText(`${H2} 1-2Out`);
+  await expect(mine.page.getByTestId("pick-shares")).toContainText(`50% picked ${H1}`);
+  // my route: the team I used this match day
+  await expect(mine.page.getByTestId("route")).toContainText(`Match Day 1: ${H1}`);
   // only final results count: nobody was eliminated by a live score
   const [{ n }] = await sql<{ n: number }[]>`
     select count(*)::int as n from public.user_selections where competition_id = ${ko.id} and status = 'active'`;
