@@ -1,5 +1,19 @@
 import { Link } from "@remix-run/react";
-import { liveLineText, stillInText, type LiveFixture, type LiveLine, type PickShare } from "~/lib/live";
+import {
+  knockoutOutcomeText,
+  liveLineText,
+  pickScoreText,
+  PROVISIONAL_HEADING,
+  rankChange,
+  stillInText,
+  type KnockoutRoute,
+  type LiveFixture,
+  type LiveKnockoutRow,
+  type LiveLine,
+  type LiveSeasonRow,
+  type PickShare,
+} from "~/lib/live";
+import { ordinal } from "~/lib/ordinal";
 
 /*
  * The live match day's provisional view (decision 022), a small panel of its own so the pages' layouts stay as
@@ -10,13 +24,14 @@ const PROVISIONAL = "Provisional: only final results count.";
 
 /** The competition page: the live scores, the player's own line first, how many are still in, and the picks. */
 export function LiveMatchDayPanel({ line, fixtures, shares }: { line: LiveLine | null; fixtures: LiveFixture[]; shares: PickShare[] }) {
-  if (!line?.inPlay && fixtures.length === 0) return null;
+  // after the deadline, before a match is in play: the picks alone (nothing provisional yet)
+  if (!line?.inPlay && fixtures.length === 0) return <PickShares shares={shares} stillIn={line?.remaining ?? null} />;
   const own = line ? liveLineText(line) : null;
   const stillIn = line ? stillInText(line) : null;
   return (
     <section className="card live-panel" aria-labelledby="live-heading" data-testid="live-panel">
       <h2 id="live-heading">
-        Live: if it ended now <span className="badge badge-warning">Provisional</span>
+        {PROVISIONAL_HEADING} <span className="badge badge-warning">Live</span>
       </h2>
       {own ? (
         <p className="live-own" data-testid="live-own-line">
@@ -60,7 +75,7 @@ export function DashboardLiveLines({ lines, names }: { lines: LiveLine[]; names:
   return (
     <section className="card live-panel" aria-labelledby="live-dashboard-heading" data-testid="live-panel">
       <h2 id="live-dashboard-heading">
-        Live: if it ended now <span className="badge badge-warning">Provisional</span>
+        {PROVISIONAL_HEADING} <span className="badge badge-warning">Live</span>
       </h2>
       <ul className="live-lines">
         {shown.map(({ l, text }) => (
@@ -71,6 +86,178 @@ export function DashboardLiveLines({ lines, names }: { lines: LiveLine[]; names:
         ))}
       </ul>
       <p className="live-note">{PROVISIONAL}</p>
+    </section>
+  );
+}
+
+/** The picks per team of the match day, after its deadline: "34% picked Arsenal" (the rule: public.match_day_pick_shares). */
+export function PickShares({ shares, stillIn = null }: { shares: PickShare[]; stillIn?: number | null }) {
+  if (shares.length === 0) return null;
+  return (
+    <section className="card live-panel" aria-labelledby="pick-shares-heading" data-testid="pick-shares">
+      <h2 id="pick-shares-heading">This match day&apos;s picks ({shares[0].total})</h2>
+      {stillIn !== null ? <p data-testid="pick-shares-still-in">{stillIn} still in</p> : null}
+      <ul aria-label="Picks per team">
+        {shares.map((s) => (
+          <li key={s.team}>
+            {s.share}% picked {s.team}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The knockout's provisional leaderboard (one page): who would go through and who would be out. */
+export function ProvisionalKnockoutTable({ rows, me }: { rows: LiveKnockoutRow[]; me: string }) {
+  if (rows.length === 0) return null;
+  return (
+    <section className="card leaderboard-section live-table" aria-labelledby="provisional-heading" data-testid="provisional-table">
+      <h2 id="provisional-heading">
+        {PROVISIONAL_HEADING} <span className="badge badge-warning">Provisional</span>
+      </h2>
+      <table className="table lb-table lb-compact">
+        <caption className="visually-hidden">Who would go through and who would be out if the match day ended now</caption>
+        <thead>
+          <tr>
+            <th scope="col">Player</th>
+            <th scope="col" className="lb-pick">
+              Selection
+            </th>
+            <th scope="col">If it ended now</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.userId} className={r.userId === me ? "is-me" : undefined} data-outcome={r.outcome}>
+              <th scope="row" className="lb-name">
+                {r.username}
+                {r.userId === me ? " (you)" : null}
+              </th>
+              <td className="lb-pick lb-ellipsis">{r.outcome === "eliminated" ? "--" : pickScoreText(r.pick)}</td>
+              <td>{knockoutOutcomeText(r)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="live-note">{PROVISIONAL}</p>
+    </section>
+  );
+}
+
+function RankChange({ before, now }: { before: number | null; now: number }) {
+  const c = rankChange(before, now);
+  return (
+    <span className={`rank-change rank-${c.dir}`}>
+      <span aria-hidden="true">{c.arrow}</span>
+      <span className="visually-hidden">{c.text}</span>
+    </span>
+  );
+}
+
+/** The season's provisional table (one page) with each player's rank change. */
+export function ProvisionalSeasonTable({ rows, me }: { rows: LiveSeasonRow[]; me: string }) {
+  if (rows.length === 0) return null;
+  return (
+    <section className="card leaderboard-section live-table" aria-labelledby="provisional-heading" data-testid="provisional-table">
+      <h2 id="provisional-heading">
+        {PROVISIONAL_HEADING} <span className="badge badge-warning">Provisional</span>
+      </h2>
+      <table className="table lb-table lb-compact">
+        <caption className="visually-hidden">The season table if the match day ended now, with each rank change</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="lb-rank">
+              Rank
+            </th>
+            <th scope="col">Change</th>
+            <th scope="col">Username</th>
+            <th scope="col" className="lb-pick">
+              Selection
+            </th>
+            <th scope="col">Pts</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.userId} className={r.userId === me ? "is-me" : undefined}>
+              <td className="lb-rank">{ordinal(r.rank)}</td>
+              <td>
+                <RankChange before={r.rankBefore} now={r.rank} />
+              </td>
+              <th scope="row" className="lb-name">
+                {r.username}
+                {r.userId === me ? " (you)" : null}
+              </th>
+              <td className="lb-pick lb-ellipsis">
+                {pickScoreText(r.pick)}
+                {r.livePoints !== null ? ` (+${r.livePoints})` : null}
+              </td>
+              <td>{r.points}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="live-note">{PROVISIONAL}</p>
+    </section>
+  );
+}
+
+/**
+ * A knockout player's route: teams used and teams still available. Chosen with a plain GET form among the players
+ * of the page shown (works without JavaScript); SQL hides what the caller may not see.
+ */
+export function KnockoutRouteView({
+  route,
+  routeOf,
+  players,
+  me,
+  page,
+}: {
+  route: KnockoutRoute;
+  routeOf: string;
+  players: { userId: string; username: string }[];
+  me: string;
+  page: number;
+}) {
+  if (route.used.length === 0 && route.available.length === 0) return null;
+  const name = players.find((p) => p.userId === routeOf)?.username;
+  return (
+    <section className="card leaderboard-section" aria-labelledby="route-heading" id="route" data-testid="route">
+      <h2 id="route-heading">Route: {routeOf === me ? "you" : (name ?? "player")}</h2>
+      <form method="get" action="#route" className="route-form">
+        <input type="hidden" name="page" value={page} />
+        <label htmlFor="route-player">Player</label>{" "}
+        <select id="route-player" name="route" defaultValue={routeOf}>
+          {players.map((p) => (
+            <option key={p.userId} value={p.userId}>
+              {p.username}
+              {p.userId === me ? " (you)" : ""}
+            </option>
+          ))}
+        </select>{" "}
+        <button type="submit" className="btn btn-secondary">
+          Show route
+        </button>
+      </form>
+      <h3>Teams used</h3>
+      {route.used.length === 0 ? (
+        <p>None yet.</p>
+      ) : (
+        <ul aria-label="Teams used">
+          {route.used.map((u) => (
+            <li key={`${u.matchDay}-${u.team}`}>
+              Match Day {u.matchDay}: {u.team}
+            </li>
+          ))}
+        </ul>
+      )}
+      {route.available.length > 0 ? (
+        <>
+          <h3>Still available</h3>
+          <p data-testid="route-available">{route.available.join(", ")}</p>
+        </>
+      ) : null}
     </section>
   );
 }

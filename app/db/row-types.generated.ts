@@ -311,12 +311,87 @@ export type KnockoutLeaderboardPositionArgs = {
 };
 export type KnockoutLeaderboardPositionResult = number | null;
 
+/** public.knockout_route(p_competition_id uuid, p_user_id uuid): a set */
+export type KnockoutRouteArgs = {
+  p_competition_id: string;
+  p_user_id: string;
+};
+export type KnockoutRouteRow = {
+  team: string | null;
+  match_day: number | null;
+  used: boolean | null;
+};
+
 /** public.link_feed_league(p_league text, p_season text) */
 export type LinkFeedLeagueArgs = {
   p_league: string;
   p_season: string;
 };
 export type LinkFeedLeagueResult = string | null;
+
+/** public.live_knockout_table(p_competition_id uuid, p_offset integer, p_limit integer): a set */
+export type LiveKnockoutTableArgs = {
+  p_competition_id: string;
+  p_offset: number;
+  p_limit: number;
+};
+export type LiveKnockoutTableRow = {
+  user_id: string | null;
+  username: string | null;
+  knocked_out_on: number | null;
+  team: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+  outcome: string | null;
+  position: number | null;
+  still_in: number | null;
+  remaining: number | null;
+};
+
+/** public.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer): a set */
+export type LiveScoutBoardArgs = {
+  p_league: string;
+  p_season: string;
+  p_match_day: number;
+  p_limit: number;
+};
+export type LiveScoutBoardRow = {
+  rank: number | null;
+  entry_id: string | null;
+  user_id: string | null;
+  display_name: string | null;
+  entry_index: number | null;
+  total_points: number | null;
+  exact_count: number | null;
+  live_points: number | null;
+  mine: boolean | null;
+};
+
+/** public.live_season_table(p_competition_id uuid, p_offset integer, p_limit integer): a set */
+export type LiveSeasonTableArgs = {
+  p_competition_id: string;
+  p_offset: number;
+  p_limit: number;
+};
+export type LiveSeasonTableRow = {
+  user_id: string | null;
+  username: string | null;
+  team: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+  live_points: number | null;
+  points: number | null;
+  goal_difference: number | null;
+  goals_for: number | null;
+  wins: number | null;
+  draws: number | null;
+  losses: number | null;
+  rank: number | null;
+  rank_before: number | null;
+  position: number | null;
+};
 
 /** public.manage_selections(p_competition_id uuid): a set */
 export type ManageSelectionsArgs = {

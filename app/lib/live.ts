@@ -93,3 +93,80 @@ export function liveKeyId(k: LiveKey): string {
 export function liveKeyOf(c: { status: string; league: string; season: string; currentMatchDay: number }): LiveKey | null {
   return c.status === "active" ? { league: c.league, season: c.season, matchDay: c.currentMatchDay } : null;
 }
+
+/** The marking of every provisional view (the spec's words). */
+export const PROVISIONAL_HEADING = "Provisional: if it ended now";
+
+/** A pick on the match day being played, with its score (final or live). */
+export interface LivePick {
+  team: string;
+  teamGoals: number | null;
+  opponentGoals: number | null;
+  fixtureState: string | null;
+}
+
+/** A row of the knockout's provisional leaderboard (public.live_knockout_table). */
+export interface LiveKnockoutRow {
+  userId: string;
+  username: string;
+  position: number;
+  /** through | waiting | rolled_over | out | eliminated (before this match day). */
+  outcome: string;
+  knockedOutOn: number | null;
+  pick: LivePick | null;
+}
+
+/** A row of the season's provisional table (public.live_season_table). */
+export interface LiveSeasonRow {
+  userId: string;
+  username: string;
+  position: number;
+  rank: number;
+  /** The stored rank (before this match day's live scores); null for a member not ranked yet. */
+  rankBefore: number | null;
+  points: number;
+  /** This match day's points if it ended now; null without a scored pick. */
+  livePoints: number | null;
+  goalDifference: number;
+  goalsFor: number;
+  pick: LivePick | null;
+}
+
+/** A knockout player's route: teams used (with the match day) and teams still available. */
+export interface KnockoutRoute {
+  used: { team: string; matchDay: number }[];
+  available: string[];
+}
+
+/** "Arsenal 1-0", "Arsenal (not started)", "Arsenal (postponed)": the pick with its score, the picked team's goals first. */
+export function pickScoreText(p: LivePick | null): string {
+  if (!p) return "No pick";
+  if (p.fixtureState === "postponed") return `${p.team} (postponed)`;
+  if (p.teamGoals === null || p.opponentGoals === null) return `${p.team} (not started)`;
+  const state = p.fixtureState === "complete" ? " (full time)" : p.fixtureState === "paused" ? " (half-time)" : "";
+  return `${p.team} ${p.teamGoals}-${p.opponentGoals}${state}`;
+}
+
+/** The knockout outcome if it ended now, in the leaderboard's words. */
+export function knockoutOutcomeText(r: Pick<LiveKnockoutRow, "outcome" | "knockedOutOn">): string {
+  switch (r.outcome) {
+    case "through":
+      return "Through";
+    case "waiting":
+      return "Not started";
+    case "rolled_over":
+      return "Through (roll-over)";
+    case "out":
+      return "Out";
+    default:
+      return r.knockedOutOn ? `Eliminated (Match Day ${r.knockedOutOn})` : "Eliminated";
+  }
+}
+
+/** A rank change: direction, arrow and the words a screen reader says ("up 2 places"). */
+export function rankChange(before: number | null, now: number): { dir: "up" | "down" | "same"; arrow: string; text: string } {
+  if (before === null || before === now) return { dir: "same", arrow: "–", text: "no change" };
+  const n = Math.abs(before - now);
+  const places = `${n} ${n === 1 ? "place" : "places"}`;
+  return before > now ? { dir: "up", arrow: `▲${n}`, text: `up ${places}` } : { dir: "down", arrow: `▼${n}`, text: `down ${places}` };
+}

@@ -2,8 +2,19 @@ import type { Db } from "~/db/types";
 import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
 import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
-import { liveLinesQuery, toLiveLines } from "~/models/live.server";
-import type { LiveLine } from "~/lib/live";
+import {
+  knockoutRouteQuery,
+  liveKnockoutTableQuery,
+  liveLinesQuery,
+  liveSeasonTableQuery,
+  pickSharesQuery,
+  toLiveKnockoutRows,
+  toLiveLines,
+  toLiveSeasonRows,
+  toPickShares,
+  toRoute,
+} from "~/models/live.server";
+import type { KnockoutRoute, LiveKnockoutRow, LiveLine, LiveSeasonRow, PickShare } from "~/lib/live";
 import type {
   CompetitionInfo,
   CompetitionInfoRow,
@@ -25,14 +36,24 @@ export interface Leaderboard<Row> {
   rows: Row[];
 }
 
-interface KnockoutLeaderboard extends Leaderboard<KnockoutStanding> {
+interface LiveBoard {
   /** "If it ended now" for the player (decision 022), null when the match day is not being played. */
   live: LiveLine | null;
+  /** The current match day's picks per team: after its deadline, to members only (none otherwise). */
+  shares: PickShare[];
 }
 
-interface SeasonLeaderboard extends Leaderboard<SeasonStanding> {
-  /** "If it ended now" for the player (decision 022), null when the match day is not being played. */
-  live: LiveLine | null;
+interface KnockoutLeaderboard extends Leaderboard<KnockoutStanding>, LiveBoard {
+  /** The same page of the provisional leaderboard while the match day is played (empty otherwise). */
+  liveRows: LiveKnockoutRow[];
+  /** The route of the player asked for (else the caller's own): empty when the caller may not see it. */
+  route: KnockoutRoute;
+  routeOf: string;
+}
+
+interface SeasonLeaderboard extends Leaderboard<SeasonStanding>, LiveBoard {
+  /** The same page of the provisional table while the match day is played (empty otherwise). */
+  liveRows: LiveSeasonRow[];
   /** The champion's username: only when the competition is over (inactive) and has a rank-1 player. */
   champion: string | null;
 }
@@ -70,10 +91,12 @@ export async function getKnockoutLeaderboard(
   userId: string,
   competitionId: string,
   page: number,
+  routeOf: string | null = null,
 ): Promise<KnockoutLeaderboard | null> {
   const offset = offsetOf(page);
+  const routeUser = routeOf ?? userId;
   return db.asUser(userId, async (sql) => {
-    const [competitionRows, mineRows, pageRows, liveRows] = await Promise.all([
+    const [competitionRows, mineRows, pageRows, liveRows, shareRows, tableRows, routeRows] = await Promise.all([
       competitionInfoQuery(sql, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
       sql<KnockoutStandingColumns[]>`
@@ -87,11 +110,24 @@ export async function getKnockoutLeaderboard(
           from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
          order by k.position`,
-      // the live match day, in the same batch (decision 022)
+      // the live match day, in the same batch (decision 022): the own line, the picks per team, the provisional
+      // leaderboard's page and a player's route
       liveLinesQuery(sql, competitionId),
+      pickSharesQuery(sql, competitionId),
+      liveKnockoutTableQuery(sql, competitionId, offset, LEADERBOARD_PAGE_SIZE),
+      knockoutRouteQuery(sql, competitionId, routeUser),
     ]);
     const board = toLeaderboard(page, [competitionRows, mineRows, pageRows], toKnockoutStanding);
-    return board ? { ...board, live: toLiveLines(liveRows)[0] ?? null } : null;
+    return board
+      ? {
+          ...board,
+          live: toLiveLines(liveRows)[0] ?? null,
+          shares: toPickShares(shareRows),
+          liveRows: toLiveKnockoutRows(tableRows),
+          route: toRoute(routeRows),
+          routeOf: routeUser,
+        }
+      : null;
   });
 }
 
@@ -104,7 +140,7 @@ export async function getKnockoutLeaderboard(
 export async function getSeasonLeaderboard(db: Db, userId: string, competitionId: string, page: number): Promise<SeasonLeaderboard | null> {
   const offset = offsetOf(page);
   return db.asUser(userId, async (sql) => {
-    const [competitionRows, mineRows, pageRows, topRows, liveRows] = await Promise.all([
+    const [competitionRows, mineRows, pageRows, topRows, liveRows, shareRows, tableRows] = await Promise.all([
       competitionInfoQuery(sql, competitionId),
       sql<SeasonStandingColumns[]>`
         select v.user_id, v.username, v.rank, v.wins, v.draws, v.losses, v.goals_for, v.goals_against, v.points
@@ -121,13 +157,22 @@ export async function getSeasonLeaderboard(db: Db, userId: string, competitionId
          where s.rank = 1
            and exists (select 1 from public.competitions c
                         where c.id = ${competitionId} and c.type = 'season' and c.status = 'inactive')`,
-      // the live match day, in the same batch (decision 022)
+      // the live match day, in the same batch (decision 022): the own line, the picks per team and the provisional
+      // table's page
       liveLinesQuery(sql, competitionId),
+      pickSharesQuery(sql, competitionId),
+      liveSeasonTableQuery(sql, competitionId, offset, LEADERBOARD_PAGE_SIZE),
     ]);
     const board = toLeaderboard(page, [competitionRows, mineRows, pageRows], toSeasonStanding);
     if (!board) return null;
     const top = topRows[0] ? toSeasonStanding(topRows[0]) : null;
     const champion = championOf({ competition: board.competition, seasonStandings: top ? [top] : [], knockoutStandings: [] });
-    return { ...board, champion, live: toLiveLines(liveRows)[0] ?? null };
+    return {
+      ...board,
+      champion,
+      live: toLiveLines(liveRows)[0] ?? null,
+      shares: toPickShares(shareRows),
+      liveRows: toLiveSeasonRows(tableRows),
+    };
   });
 }

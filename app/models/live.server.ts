@@ -1,6 +1,6 @@
 import type { IfItEndedNowRow, MatchDayPickSharesRow } from "~/db/row-types.generated";
 import type { PlayerSql } from "~/db/types";
-import type { LiveFixture, LiveLine, PickShare } from "~/lib/live";
+import type { KnockoutRoute, LiveFixture, LiveKnockoutRow, LiveLine, LivePick, LiveSeasonRow, PickShare } from "~/lib/live";
 
 /*
  * The live match day's reads (decision 022). Each is one statement, not awaited here: the pages issue them with
@@ -66,4 +66,107 @@ export function toLiveFixtures(rows: Awaited<ReturnType<typeof liveFixturesQuery
 
 export function toPickShares(rows: MatchDayPickSharesRow[]): PickShare[] {
   return rows.filter((r) => r.team).map((r) => ({ team: r.team as string, picks: r.picks ?? 0, share: r.share ?? 0, total: r.total ?? 0 }));
+}
+
+/*
+ * The provisional tables (decision 022, addendum). SQL answers no row unless the match day is being played and the
+ * caller may see its picks (a member, after the deadline): the page shows them only when there are rows.
+ */
+
+interface KnockoutTableRow {
+  user_id: string;
+  username: string | null;
+  knocked_out_on: number | null;
+  team: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+  outcome: string;
+  position: number;
+  still_in: number;
+  remaining: number;
+}
+
+interface SeasonTableRow {
+  user_id: string;
+  username: string | null;
+  team: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+  live_points: number | null;
+  points: number;
+  goal_difference: number;
+  goals_for: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  rank: number;
+  rank_before: number | null;
+  position: number;
+}
+
+/** One page of the knockout's provisional leaderboard: who would go through, who would be out (public.live_knockout_table). */
+export function liveKnockoutTableQuery(sql: PlayerSql, competitionId: string, offset: number, limit: number) {
+  return sql<KnockoutTableRow[]>`
+    select k.user_id, k.username, k.knocked_out_on, k.team, k.team_goals, k.opponent_goals, k.fixture_state, k.outcome,
+           k.position, k.still_in, k.remaining
+      from public.live_knockout_table(${competitionId}, ${offset}, ${limit}) k
+     order by k.position`;
+}
+
+/** One page of the season's provisional table with the stored rank beside it (public.live_season_table). */
+export function liveSeasonTableQuery(sql: PlayerSql, competitionId: string, offset: number, limit: number) {
+  return sql<SeasonTableRow[]>`
+    select s.user_id, s.username, s.team, s.team_goals, s.opponent_goals, s.fixture_state, s.live_points, s.points,
+           s.goal_difference, s.goals_for, s.wins, s.draws, s.losses, s.rank, s.rank_before, s.position
+      from public.live_season_table(${competitionId}, ${offset}, ${limit}) s
+     order by s.position`;
+}
+
+/** A knockout player's route (public.knockout_route: row-level security hides a pick before its deadline). */
+export function knockoutRouteQuery(sql: PlayerSql, competitionId: string, userId: string) {
+  return sql<{ team: string; match_day: number | null; used: boolean }[]>`
+    select r.team, r.match_day, r.used from public.knockout_route(${competitionId}, ${userId}::uuid) r`;
+}
+
+const pickOf = (r: {
+  team: string | null;
+  team_goals: number | null;
+  opponent_goals: number | null;
+  fixture_state: string | null;
+}): LivePick | null =>
+  r.team ? { team: r.team, teamGoals: r.team_goals, opponentGoals: r.opponent_goals, fixtureState: r.fixture_state } : null;
+
+export function toLiveKnockoutRows(rows: readonly KnockoutTableRow[]): LiveKnockoutRow[] {
+  return rows.map((r) => ({
+    userId: r.user_id,
+    username: r.username ?? "",
+    position: r.position,
+    outcome: r.outcome,
+    knockedOutOn: r.knocked_out_on,
+    pick: pickOf(r),
+  }));
+}
+
+export function toLiveSeasonRows(rows: readonly SeasonTableRow[]): LiveSeasonRow[] {
+  return rows.map((r) => ({
+    userId: r.user_id,
+    username: r.username ?? "",
+    position: r.position,
+    rank: r.rank,
+    rankBefore: r.rank_before,
+    points: r.points,
+    livePoints: r.live_points,
+    goalDifference: r.goal_difference,
+    goalsFor: r.goals_for,
+    pick: pickOf(r),
+  }));
+}
+
+export function toRoute(rows: readonly { team: string; match_day: number | null; used: boolean }[]): KnockoutRoute {
+  return {
+    used: rows.filter((r) => r.used && r.match_day !== null).map((r) => ({ team: r.team, matchDay: r.match_day as number })),
+    available: rows.filter((r) => !r.used).map((r) => r.team),
+  };
 }

@@ -85,6 +85,18 @@ export interface ScoutPage {
   leaderboard: ScoutLeaderRow[];
   /** The player's own best row on the board shown, with its true rank (null when none). */
   myRow: ScoutLeaderRow | null;
+  /**
+   * "If it ended now" (decision 022): while a match of this match day is in play, the provisional board's top
+   * entries and every entry of the player (mine), scored by SQL (public.live_scout_board); empty otherwise.
+   */
+  live: ScoutLiveRow[];
+}
+
+export interface ScoutLiveRow extends ScoutLeaderRow {
+  entryId: string;
+  /** Points of this entry's predictions of matches in play, on their live score. */
+  livePoints: number;
+  mine: boolean;
 }
 
 /** The player's state of a Scout competition (public.get_scout_state); its keys and names are NOT NULL columns. */
@@ -130,7 +142,8 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
     const wantsBoard = req.tab === "leaderboard";
     const none = Promise.resolve([] as never[]);
 
-    const [competitions, states, mdRows, entries, predictions, fixtures, board, mine] = await Promise.all([
+    const wantsLive = wantsPicks || (wantsBoard && req.view === "matchday");
+    const [competitions, states, mdRows, entries, predictions, fixtures, board, mine, live] = await Promise.all([
       sql<{ id: string; name: string; league: string; season: string; current_match_day: number }[]>`
         select c.id, c.name, c.league, c.season, c.current_match_day from public.competitions c
          where c.type = 'scout' and c.status = 'active'
@@ -191,6 +204,13 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
                cross join lateral public.get_scout_leaderboard_matchday_player(c.league, c.season, ${md}, ${userId}::uuid) l
                where c.id = ${chosen}`
         : none,
+      // the live match day, in the same batch (decision 022): provisional points per entry and the provisional board
+      wantsLive
+        ? sql<(BoardRow & { entry_id: string; live_points: number; mine: boolean })[]>`
+            select l.* from public.competitions c
+             cross join lateral public.live_scout_board(c.league, c.season, ${md}, ${LEADERBOARD_LIMIT}) l
+             where c.id = ${chosen}`
+        : none,
     ]);
 
     const s = states[0];
@@ -246,6 +266,7 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
       fixtures: normaliseFixtures(fixtures as readonly Record<string, unknown>[]),
       leaderboard: board.map(toRow),
       myRow: mine[0] ? toRow(mine[0]) : null,
+      live: live.map((r) => ({ ...toRow(r), entryId: r.entry_id, livePoints: Number(r.live_points), mine: r.mine === true })),
     };
   });
 }

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
+import { KnockoutRouteView, LiveMatchDayPanel, PickShares, ProvisionalKnockoutTable } from "~/components/LiveMatchDay";
+import { isUuid } from "~/lib/ids";
 import { liveKeyOf } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
 import { LeaderboardPage, NameCell, type StandingsTableProps } from "~/components/LeaderboardPage";
@@ -19,8 +20,20 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
-  const { board, view } = await loadLeaderboard(args, "knockout", getKnockoutLeaderboard);
-  return { ...view, live: board.live, liveKey: liveKeyOf(board.competition) };
+  const asked = new URL(args.request.url).searchParams.get("route");
+  const routeOf = isUuid(asked) ? asked : null;
+  const { board, view } = await loadLeaderboard(args, "knockout", (db, userId, competitionId, page) =>
+    getKnockoutLeaderboard(db, userId, competitionId, page, routeOf),
+  );
+  return {
+    ...view,
+    live: board.live,
+    liveKey: liveKeyOf(board.competition),
+    shares: board.shares,
+    liveRows: board.liveRows,
+    route: board.route,
+    routeOf: board.routeOf,
+  };
 }
 
 /** Own pick always; others' picks Hidden before the deadline; Eliminated for eliminated players; -- when none. */
@@ -78,6 +91,15 @@ export default function KnockoutLeaderboardPage() {
   return (
     <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable}>
       <LiveMatchDayPanel line={view.live} fixtures={[]} shares={[]} />
+      <ProvisionalKnockoutTable rows={view.liveRows} me={view.me} />
+      <PickShares shares={view.shares} stillIn={view.live?.remaining ?? null} />
+      <KnockoutRouteView
+        route={view.route}
+        routeOf={view.routeOf}
+        players={[...(view.mine ? [view.mine] : []), ...view.rows.filter((r) => r.userId !== view.me)]}
+        me={view.me}
+        page={view.page}
+      />
     </LeaderboardPage>
   );
 }

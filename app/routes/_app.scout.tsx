@@ -6,6 +6,7 @@ import { PageLoading } from "~/components/PageLoading";
 import { SectionTabs } from "~/components/SectionTabs";
 import { StatusPage } from "~/components/StatusPage";
 import { LeaderboardPanel } from "~/components/scout/LeaderboardPanel";
+import { ProvisionalScoutBoard, ProvisionalScoutEntries } from "~/components/scout/ProvisionalScout";
 import { LockBadge } from "~/components/scout/LockBadge";
 import { MyPicksPanel } from "~/components/scout/MyPicksPanel";
 import { RulesPanel } from "~/components/scout/RulesPanel";
@@ -71,6 +72,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone) })),
     leaderboard: page.leaderboard,
     myRow: page.myRow,
+    live: page.live,
     editEntryId: isUuid(edit) && page.entries.some((e) => e.id === edit) ? edit : null,
   };
 }
@@ -242,6 +244,8 @@ export default function ScoutPage() {
           ) : null}
 
           <section className="card tab-panel" aria-label={TABS.find((t) => t.id === d.tab)?.label}>
+            {d.tab === "leaderboard" && d.view === "matchday" ? <ProvisionalScoutBoard rows={d.live} me={d.me} /> : null}
+            {d.tab === "select" || d.tab === "my-picks" ? <ProvisionalScoutEntries rows={d.live} /> : null}
             {d.tab === "select" ? (
               <SelectPanel
                 competitionId={s.id}

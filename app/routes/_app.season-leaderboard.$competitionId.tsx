@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
+import { LiveMatchDayPanel, PickShares, ProvisionalSeasonTable } from "~/components/LiveMatchDay";
 import { liveKeyOf } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
 import { Confetti } from "~/components/Confetti";
@@ -22,7 +22,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 export async function loader(args: LoaderFunctionArgs) {
   const { board, view } = await loadLeaderboard(args, "season", getSeasonLeaderboard);
-  return { ...view, champion: board.champion, live: board.live, liveKey: liveKeyOf(board.competition) };
+  return {
+    ...view,
+    champion: board.champion,
+    live: board.live,
+    liveKey: liveKeyOf(board.competition),
+    shares: board.shares,
+    liveRows: board.liveRows,
+  };
 }
 
 function SeasonStandingsTable({ rows, me, caption }: StandingsTableProps<SeasonStanding>) {
@@ -60,6 +67,8 @@ export default function SeasonLeaderboardPage() {
   return (
     <LeaderboardPage title="Season Leaderboard" view={d} Table={SeasonStandingsTable}>
       <LiveMatchDayPanel line={d.live} fixtures={[]} shares={[]} />
+      <ProvisionalSeasonTable rows={d.liveRows} me={d.me} />
+      <PickShares shares={d.shares} />
       {d.champion ? (
         <section className="card champion-banner" aria-label="Champion">
           <h2>Champion: {d.champion}</h2>

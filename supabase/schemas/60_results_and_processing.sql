@@ -1014,6 +1014,95 @@ $$;
 revoke all on function private.pick_outcome_now(text, public.fixtures) from public, anon;
 grant execute on function private.pick_outcome_now(text, public.fixtures) to authenticated, service_role;
 
+-- A knockout pick's outcome if the match day ended now, from the pick's outcome (private.pick_outcome_now) and
+-- how many of the players still in would go out: process_competition's rules. No SET clause so the planner
+-- inlines it (built-in operators only).
+create function private.knockout_outcome_now(p_pick_outcome text, p_out_count integer, p_remaining integer) returns text
+  language sql immutable
+as $$
+  select case
+    when p_pick_outcome in ('win', 'postponed') then 'through'
+    when p_pick_outcome = 'not_started' then 'waiting'
+    when p_out_count = p_remaining then 'rolled_over'
+    else 'out'
+  end
+$$;
+revoke all on function private.knockout_outcome_now(text, integer, integer) from public, anon;
+grant execute on function private.knockout_outcome_now(text, integer, integer) to authenticated, service_role;
+
+-- A season pick's points if it ended now: win 3, draw 1, loss 0; nothing otherwise (no pick, postponed, not started).
+create function private.season_points_now(p_pick_outcome text) returns integer
+  language sql immutable
+as $$
+  select case p_pick_outcome when 'win' then 3 when 'draw' then 1 when 'loss' then 0 end
+$$;
+revoke all on function private.season_points_now(text) from public, anon;
+grant execute on function private.season_points_now(text) to authenticated, service_role;
+
+-- Is this competition's current match day being played, so that its provisional view shows? Active, its deadline
+-- passed, not processed yet, and one of its fixtures in play or complete (the same test as if_it_ended_now).
+create function private.match_day_in_play(p_competition_id uuid) returns boolean
+  language sql stable security definer
+  set search_path = ''
+as $$
+  select exists (
+    select 1 from public.competitions c
+     where c.id = p_competition_id and c.status = 'active'
+       and public.matchday_deadline_passed(c.league, c.season, c.current_match_day)
+       and not exists (select 1 from public.competition_matchday_results r
+                        where r.competition_id = c.id and r.match_day = c.current_match_day)
+       and exists (select 1 from public.fixtures f
+                    where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+                      and (f.live_status is not null or f.status = 'complete')))
+$$;
+revoke all on function private.match_day_in_play(uuid) from public, anon;
+grant execute on function private.match_day_in_play(uuid) to authenticated, service_role;
+
+-- Each team of a match day's fixtures with its outcome if the match ended now (private.pick_outcome_now) and its
+-- score (final, else live): at most two rows per fixture. The provisional views join picks to it on (fixture,
+-- team), so the outcome rule runs once per team, not once per player.
+create function private.match_day_outcomes_now(p_league text, p_season text, p_match_day integer)
+  returns table (fixture_id bigint, team text, outcome text, team_goals integer, opponent_goals integer,
+                 fixture_state text)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  select f.id, t.team, private.pick_outcome_now(t.team, f),
+         case when f.status = 'complete' then case when t.home then f.home_score else f.away_score end
+              else case when t.home then f.live_home_score else f.live_away_score end end,
+         case when f.status = 'complete' then case when t.home then f.away_score else f.home_score end
+              else case when t.home then f.live_away_score else f.live_home_score end end,
+         case when f.status in ('complete', 'postponed') then f.status
+              when f.live_status = 'IN_PLAY' then 'in_play'
+              when f.live_status = 'PAUSED' then 'paused'
+              else 'not_started' end
+    from public.fixtures f
+    cross join lateral (values (f.home_team, true), (f.away_team, false)) t (team, home)
+   where f.league = p_league and f.season = p_season and f.match_day = p_match_day
+$$;
+revoke all on function private.match_day_outcomes_now(text, text, integer) from public, anon, authenticated;
+grant execute on function private.match_day_outcomes_now(text, text, integer) to service_role;
+
+-- A knockout match day if it ended now: how many of the players still in would go out (a draw, a loss or no pick)
+-- and how many are still in before it.
+create function private.knockout_counts_now(p_competition_id uuid, p_match_day integer)
+  returns table (out_count integer, remaining integer)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  with c as (select c.id, c.league, c.season from public.competitions c where c.id = p_competition_id),
+  o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, p_match_day) o)
+  select (count(*) filter (where ts.selected_team is null or o.outcome in ('draw', 'loss')))::integer,
+         count(*)::integer
+    from c
+    join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+    left join public.team_selections ts
+      on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = p_match_day
+    left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+$$;
+revoke all on function private.knockout_counts_now(uuid, integer) from public, anon, authenticated;
+grant execute on function private.knockout_counts_now(uuid, integer) to service_role;
+
 -- "If it ended now" for the caller, one row per competition of theirs (all, or p_competition_id) whose current
 -- match day is being played: its deadline has passed and it is not processed yet; in_play says whether one of its
 -- fixtures is in play or complete (pages show the provisional view only then, and listen for changes from the
@@ -1043,25 +1132,20 @@ as $$
        and not exists (select 1 from public.competition_matchday_results r
                         where r.competition_id = c.id and r.match_day = c.current_match_day)
   ),
+  -- the caller's own pick
   p as (
-    select c.id as competition_id, us.user_id, us.status, ts.selected_team as team, f as fx,
-           private.pick_outcome_now(ts.selected_team, f) as o
+    select c.id as competition_id, ts.selected_team as team, f as fx, private.pick_outcome_now(ts.selected_team, f) as o
       from c
-      join public.user_selections us
-        on us.competition_id = c.id
-       and (us.status = 'active' or us.user_id = (select auth.uid()))
       left join public.team_selections ts
-        on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = c.md
+        on ts.competition_id = c.id and ts.user_id = (select auth.uid()) and ts.match_day = c.md
       left join public.fixtures f on f.id = ts.fixture_id
-     where c.type = 'knockout' or us.user_id = (select auth.uid())
   ),
+  -- knockout: every player still in and how many would go out; an outcome belongs to a (fixture, team), so it is
+  -- read once per team picked, not once per player (private.knockout_counts_now)
   k as (
-    select p.competition_id,
-           count(*) filter (where p.o in ('draw', 'loss', 'no_pick'))::integer as out_count,
-           count(*)::integer as remaining
-      from p
-     where p.status = 'active'
-     group by p.competition_id
+    select c.id as competition_id, n.out_count, n.remaining
+      from c cross join lateral private.knockout_counts_now(c.id, c.md) n
+     where c.type = 'knockout'
   )
   select c.id, c.type, c.league, c.season, c.md, c.in_play, p.team,
          case when p.team = (p.fx).home_team then (p.fx).away_team else (p.fx).home_team end,
@@ -1078,16 +1162,13 @@ as $$
               else 'not_started' end,
          case when c.type = 'season' then p.o
               when c.my_status <> 'active' then 'not_playing'
-              when p.o in ('win', 'postponed') then 'through'
-              when p.o = 'not_started' then 'waiting'
-              when k.out_count = k.remaining then 'rolled_over'
-              else 'out' end,
-         case when c.type = 'season' then case p.o when 'win' then 3 when 'draw' then 1 when 'loss' then 0 end end,
+              else private.knockout_outcome_now(p.o, k.out_count, k.remaining) end,
+         case when c.type = 'season' then private.season_points_now(p.o) end,
          case when c.type = 'knockout' then
                 case when k.out_count = k.remaining then k.remaining else k.remaining - k.out_count end end,
          case when c.type = 'knockout' then k.remaining end
     from c
-    join p on p.competition_id = c.id and p.user_id = (select auth.uid())
+    join p on p.competition_id = c.id
     left join k on k.competition_id = c.id
 $$;
 revoke all on function private.if_it_ended_now(uuid) from public, anon, authenticated;
@@ -1106,11 +1187,13 @@ revoke all on function public.if_it_ended_now(uuid) from public, anon, authentic
 grant execute on function public.if_it_ended_now(uuid) to authenticated, service_role;
 
 -- The current match day's picks per team, once they are revealed (after the deadline, to members: the hidden-picks
--- rule, private.can_see_match_day_picks); before that no row, not even the caller's own pick. Runs as the caller:
--- row-level security reads team_selections.
-create function public.match_day_pick_shares(p_competition_id uuid)
+-- rule, private.can_see_match_day_picks); before that no row, not even the caller's own pick.
+-- Runs as its owner so that row-level security is not asked once per pick (at 100,000 players the policy's
+-- private.can_see_match_day_picks per row took most of the time): the same rule is checked once, for the
+-- competition's current match day.
+create function private.match_day_pick_shares(p_competition_id uuid)
   returns table (team text, picks integer, share integer, total integer)
-  language sql stable
+  language sql stable security definer
   set search_path = ''
 as $$
   select ts.selected_team, count(*)::integer,
@@ -1123,5 +1206,215 @@ as $$
    group by ts.selected_team
    order by count(*) desc, ts.selected_team
 $$;
+revoke all on function private.match_day_pick_shares(uuid) from public, anon, authenticated;
+grant execute on function private.match_day_pick_shares(uuid) to authenticated, service_role;
+
+create function public.match_day_pick_shares(p_competition_id uuid)
+  returns table (team text, picks integer, share integer, total integer)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.match_day_pick_shares(p_competition_id)
+$$;
 revoke all on function public.match_day_pick_shares(uuid) from public, anon, authenticated;
 grant execute on function public.match_day_pick_shares(uuid) to authenticated, service_role;
+
+-- The knockout's provisional leaderboard if the match day ended now: every member, in the leaderboard's order as
+-- it would be after processing: still in (through, waiting for a match not started, or everybody on a
+-- roll-over) first, alphabetical; then out on this match day; then the players eliminated before, latest first.
+-- Only while the match day is played (private.match_day_in_play) and only to whoever may see its picks (members
+-- after the deadline, private.can_see_match_day_picks: the hidden-picks rule); no row otherwise. One page
+-- (offset, limit at most 100); still_in / remaining on every row.
+create function private.live_knockout_table(p_competition_id uuid, p_offset integer, p_limit integer)
+  returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
+                 opponent_goals integer, fixture_state text, outcome text, "position" integer,
+                 still_in integer, remaining integer)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  with c as (
+    select c.id, c.league, c.season, c.current_match_day as md
+      from public.competitions c
+     where c.id = p_competition_id and c.type = 'knockout'
+       and private.match_day_in_play(c.id)
+       and private.can_see_match_day_picks(c.id, c.current_match_day)
+  ),
+  o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, c.md) o),
+  p as (
+    select us.user_id, us.status, us.knocked_out_on, us.sort_name, ts.selected_team as team, ts.fixture_id,
+           case when us.status <> 'active' then null
+                when ts.selected_team is null then 'no_pick'
+                else coalesce(o.outcome, 'not_started') end as o
+      from c
+      join public.user_selections us on us.competition_id = c.id
+      left join public.team_selections ts
+        on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = c.md and us.status = 'active'
+      left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+  ),
+  k as (
+    select count(*) filter (where p.o in ('draw', 'loss', 'no_pick'))::integer as out_count,
+           count(*) filter (where p.status = 'active')::integer as remaining
+      from p
+  ),
+  r as (
+    select p.*, case when p.status = 'active' then private.knockout_outcome_now(p.o, k.out_count, k.remaining)
+                     else 'eliminated' end as outcome,
+           k.out_count, k.remaining
+      from p cross join k
+  ),
+  -- the order processing would give: still in (alphabetical), then out now, then out before (latest first)
+  page as (
+    select r.*, pg_catalog.row_number() over (
+             order by r.outcome in ('out', 'eliminated'),
+                      case when r.outcome = 'out' then 2147483647 else r.knocked_out_on end desc nulls first,
+                      r.sort_name, r.user_id) as n
+      from r
+     order by n
+    offset greatest(coalesce(p_offset, 0), 0)
+     limit greatest(least(coalesce(p_limit, 10), 100), 0)
+  )
+  select g.user_id, pn.username,
+         case when g.outcome = 'out' then (select c.md from c) else g.knocked_out_on end,
+         g.team, o.team_goals, o.opponent_goals, o.fixture_state, g.outcome, g.n::integer,
+         case when g.out_count = g.remaining then g.remaining else g.remaining - g.out_count end,
+         g.remaining
+    from page g
+    left join o on o.fixture_id = g.fixture_id and o.team = g.team
+    left join public.player_names pn on pn.id = g.user_id
+   order by g.n
+$$;
+revoke all on function private.live_knockout_table(uuid, integer, integer) from public, anon, authenticated;
+grant execute on function private.live_knockout_table(uuid, integer, integer) to authenticated, service_role;
+
+create function public.live_knockout_table(p_competition_id uuid, p_offset integer default 0, p_limit integer default 10)
+  returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
+                 opponent_goals integer, fixture_state text, outcome text, "position" integer,
+                 still_in integer, remaining integer)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.live_knockout_table(p_competition_id, p_offset, p_limit)
+$$;
+revoke all on function public.live_knockout_table(uuid, integer, integer) from public, anon, authenticated;
+grant execute on function public.live_knockout_table(uuid, integer, integer) to authenticated, service_role;
+
+-- The season's provisional table if the match day ended now: the stored standings (complete fixtures, the
+-- match day's finished ones included) plus each pick on a match in play scored on its live score (3 / 1 / 0,
+-- goals for and against), ranked by the season's order (points, goal difference, goals for, wins; equal on all
+-- four share a rank); rank_before is the stored rank, so the page shows the change. Same visibility as the
+-- knockout's: while the match day is played, to members after the deadline. One page (at most 100 rows).
+create function private.live_season_table(p_competition_id uuid, p_offset integer, p_limit integer)
+  returns table (user_id uuid, username text, team text, team_goals integer, opponent_goals integer,
+                 fixture_state text, live_points integer, points integer, goal_difference integer,
+                 goals_for integer, wins integer, draws integer, losses integer, rank integer,
+                 rank_before integer, "position" integer)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  with c as (
+    select c.id, c.league, c.season, c.current_match_day as md
+      from public.competitions c
+     where c.id = p_competition_id and c.type = 'season'
+       and private.match_day_in_play(c.id)
+       and private.can_see_match_day_picks(c.id, c.current_match_day)
+  ),
+  o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, c.md) o),
+  p as (
+    select us.user_id, us.sort_name, us.points, us.goal_difference, us.goals_for, us.wins, us.draws, us.losses,
+           ts.selected_team as team, ts.fixture_id, o.outcome as o_all, o.fixture_state,
+           -- a complete match is already in the stored standings: only a match in play adds to them
+           case when o.fixture_state in ('in_play', 'paused') then o.outcome end as o,
+           o.team_goals as gf, o.opponent_goals as ga
+      from c
+      join public.user_selections us on us.competition_id = c.id
+      left join public.team_selections ts
+        on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = c.md
+      left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+  ),
+  n as (
+    select p.*,
+           p.points + coalesce(private.season_points_now(p.o), 0) as points_now,
+           p.goal_difference + case when p.o is null then 0 else p.gf - p.ga end as gd_now,
+           p.goals_for + case when p.o is null then 0 else p.gf end as gf_now,
+           p.wins + (p.o = 'win')::integer as wins_now
+      from p
+  ),
+  -- the season's order (points, goal difference, goals for, wins; equal on all four share a rank), then name
+  page as (
+    select n.*,
+           pg_catalog.rank() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc) as rank_now,
+           pg_catalog.row_number() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc,
+                                                  n.sort_name, n.user_id) as pos
+      from n
+     order by pos
+    offset greatest(coalesce(p_offset, 0), 0)
+     limit greatest(least(coalesce(p_limit, 10), 100), 0)
+  )
+  select g.user_id, pn.username, g.team, g.gf, g.ga, g.fixture_state,
+         private.season_points_now(case when g.fixture_state in ('complete', 'in_play', 'paused') then g.o_all end),
+         g.points_now, g.gd_now, g.gf_now, g.wins_now,
+         g.draws + (g.o = 'draw')::integer, g.losses + (g.o = 'loss')::integer,
+         g.rank_now::integer, mr.rank, g.pos::integer
+    from page g
+    left join public.membership_ranks mr on mr.competition_id = p_competition_id and mr.user_id = g.user_id
+    left join public.player_names pn on pn.id = g.user_id
+   order by g.pos
+$$;
+revoke all on function private.live_season_table(uuid, integer, integer) from public, anon, authenticated;
+grant execute on function private.live_season_table(uuid, integer, integer) to authenticated, service_role;
+
+create function public.live_season_table(p_competition_id uuid, p_offset integer default 0, p_limit integer default 10)
+  returns table (user_id uuid, username text, team text, team_goals integer, opponent_goals integer,
+                 fixture_state text, live_points integer, points integer, goal_difference integer,
+                 goals_for integer, wins integer, draws integer, losses integer, rank integer,
+                 rank_before integer, "position" integer)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.live_season_table(p_competition_id, p_offset, p_limit)
+$$;
+revoke all on function public.live_season_table(uuid, integer, integer) from public, anon, authenticated;
+grant execute on function public.live_season_table(uuid, integer, integer) to authenticated, service_role;
+
+-- A knockout player's route: the teams they used (with the match day) and, while they are still in, the teams
+-- still available for the rest of the season (a fixture from the next match day open for picks to the
+-- competition's last one, never used before). Security invoker: team_selections is read under row-level security,
+-- so another player's pick of a match day shows only once its deadline has passed, and only to members (the
+-- hidden-picks rule); the caller's own picks always. A caller who is not a member gets no row.
+create function public.knockout_route(p_competition_id uuid, p_user_id uuid)
+  returns table (team text, match_day integer, used boolean)
+  language sql stable
+  set search_path = ''
+as $$
+  with c as (
+    select c.id, c.league, c.season, c.total_match_days, us.status,
+           c.current_match_day
+             + case when public.matchday_deadline_passed(c.league, c.season, c.current_match_day) then 1 else 0 end
+             as first_open
+      from public.competitions c
+      join public.user_selections us on us.competition_id = c.id and us.user_id = p_user_id
+     where c.id = p_competition_id and c.type = 'knockout'
+       and exists (select 1 from public.user_selections me
+                    where me.competition_id = c.id and me.user_id = (select auth.uid()))
+  ),
+  used as (
+    select ts.selected_team, ts.match_day
+      from c join public.team_selections ts on ts.competition_id = c.id and ts.user_id = p_user_id
+  )
+  select u.selected_team, u.match_day, true from used u
+  union all
+  select t.team, null::integer, false
+    from c
+    cross join lateral (
+      select distinct x.team
+        from public.fixtures f
+        cross join lateral (values (f.home_team), (f.away_team)) x (team)
+       where f.league = c.league and f.season = c.season
+         and f.match_day between c.first_open and c.total_match_days
+    ) t
+   where c.status = 'active'
+     and not exists (select 1 from used u where u.selected_team = t.team)
+   order by 3 desc, 2, 1
+$$;
+revoke all on function public.knockout_route(uuid, uuid) from public, anon, authenticated;
+grant execute on function public.knockout_route(uuid, uuid) to authenticated, service_role;

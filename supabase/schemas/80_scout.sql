@@ -869,3 +869,70 @@ revoke all on function public.get_scout_leaderboard_season(text, text, integer) 
 grant execute on function public.get_scout_leaderboard_season(text, text, integer) to authenticated, service_role;
 revoke all on function public.get_scout_leaderboard_season_player(text, text, uuid) from public, anon;
 grant execute on function public.get_scout_leaderboard_season_player(text, text, uuid) to authenticated, service_role;
+
+-- ---------------------------------------------------------------------------------------------------------
+-- Live match day (decision 022): provisional points and board
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Scout "if it ended now": each entry of a match day with its stored points (complete fixtures) plus its
+-- predictions of matches in play scored by private.scout_points on the live score as if the match had ended
+-- (the one home of Scout's points). Only while a fixture of that match day is in play and after its lock (when
+-- entries are revealed to every player); no row otherwise. Returns the top p_limit entries (at most 100) in the
+-- board's order and every entry of the caller (mine), each with its provisional rank (equal points and exact
+-- count share a rank) and its live points.
+create function private.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer)
+  returns table (rank integer, entry_id uuid, user_id uuid, display_name text, entry_index integer,
+                 total_points integer, exact_count integer, live_points integer, mine boolean)
+  language sql stable security definer
+  set search_path = ''
+as $$
+  with live as (
+    select f.id, f.live_home_score, f.live_away_score
+      from public.fixtures f
+     where f.league = p_league and f.season = p_season and f.match_day = p_match_day
+       and f.status = 'pending' and f.live_status is not null
+       and public.matchday_deadline_passed(p_league, p_season, p_match_day)
+  ),
+  add as (
+    select q.scout_entry_id,
+           sum(private.scout_points(q.home_goals, q.away_goals, 'complete', l.live_home_score, l.live_away_score))::integer as pts,
+           count(*) filter (where private.scout_points(q.home_goals, q.away_goals, 'complete', l.live_home_score,
+                                                       l.live_away_score) = 5)::integer as exact
+      from live l
+      join public.scout_predictions q on q.fixture_id = l.id
+     group by q.scout_entry_id
+  ),
+  e as (
+    select e.id, e.user_id, e.entry_index, e.created_at,
+           e.total_points + coalesce(a.pts, 0) as total_now, e.exact_count + coalesce(a.exact, 0) as exact_now,
+           coalesce(a.pts, 0) as live_pts
+      from public.scout_entries e
+      left join add a on a.scout_entry_id = e.id
+     where e.league = p_league and e.season = p_season and e.match_day = p_match_day
+       and exists (select 1 from live)
+  ),
+  ranked as (
+    select e.*, pg_catalog.rank() over (order by e.total_now desc, e.exact_now desc) as rank_now,
+           pg_catalog.row_number() over (order by e.total_now desc, e.exact_now desc, e.created_at, e.id) as n
+      from e
+  )
+  select r.rank_now::integer, r.id, r.user_id, coalesce(p.display_name, p.username), r.entry_index,
+         r.total_now, r.exact_now, r.live_pts, r.user_id = (select auth.uid())
+    from ranked r
+    join public.profiles p on p.id = r.user_id
+   where r.n <= least(greatest(coalesce(p_limit, 100), 1), 100) or r.user_id = (select auth.uid())
+   order by r.n
+$$;
+revoke all on function private.live_scout_board(text, text, integer, integer) from public, anon, authenticated;
+grant execute on function private.live_scout_board(text, text, integer, integer) to authenticated, service_role;
+
+create function public.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer default 100)
+  returns table (rank integer, entry_id uuid, user_id uuid, display_name text, entry_index integer,
+                 total_points integer, exact_count integer, live_points integer, mine boolean)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.live_scout_board(p_league, p_season, p_match_day, p_limit)
+$$;
+revoke all on function public.live_scout_board(text, text, integer, integer) from public, anon, authenticated;
+grant execute on function public.live_scout_board(text, text, integer, integer) to authenticated, service_role;

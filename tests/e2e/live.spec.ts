@@ -112,6 +112,14 @@ test("live scores reach two players' pages without a reload; 'out if it ends now
   // the knockout leaderboard shows the same provisional line
   await mine.page.goto(`/leaderboard/${ko.id}`);
   await expect(mine.page.getByTestId("live-own-line")).toHaveText(`${H1} 2-1 up: through if it ends now`);
+  // ... and the provisional leaderboard: who would go through and who would be out
+  const provisional = mine.page.getByTestId("provisional-table");
+  await expect(provisional).toContainText("Provisional: if it ended now");
+  await expect(provisional.getByRole("row", { name: new RegExp(me.username) })).toContainText(`${H1} 2-1Through`);
+  await expect(provisional.getByRole("row", { name: new RegExp(other.username) })).toContainText(`${H2} 1-2Out`);
+  await expect(mine.page.getByTestId("pick-shares")).toContainText(`50% picked ${H1}`);
+  // my route: the team I used this match day
+  await expect(mine.page.getByTestId("route")).toContainText(`Match Day 1: ${H1}`);
   // only final results count: nobody was eliminated by a live score
   const [{ n }] = await sql<{ n: number }[]>`
     select count(*)::int as n from public.user_selections where competition_id = ${ko.id} and status = 'active'`;
@@ -119,5 +127,97 @@ test("live scores reach two players' pages without a reload; 'out if it ends now
 
   await mine.close();
   await theirs.close();
+  await adminContext.close();
+});
+
+test("the season leaderboard's provisional table changes as the admin enters live scores (rank changes; without JavaScript a reload shows it)", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const sql = db();
+  const tag = uniqueName("");
+  // a league and season of its own (the first test uses Championship 2025)
+  const [league, season] = ["Championship", "2024/25"];
+  const [H1, A1, H2, A2] = ["Harrow", "Alder", "Hythe", "Arden"].map((t) => `${t} ${tag}`);
+  await sql`delete from public.fixtures where league = ${league} and season = ${season}`;
+  const kickoff = new Date(Date.now() - 30 * 60_000);
+  await createFixtures(sql, league, season, [
+    { matchDay: 1, home: H1, away: A1, kickoff },
+    { matchDay: 1, home: H2, away: A2, kickoff },
+  ]);
+  const se = await createCompetition(sql, {
+    league,
+    season,
+    startDate: "today",
+    startMatchDay: 1,
+    totalMatchDays: 3,
+    name: `Live Season ${tag}`,
+    type: "season",
+  });
+  removeAfterTest(se);
+  const players = [];
+  for (const [name, team] of [
+    ["Sa", H1],
+    ["Sb", A1],
+    ["Sc", H2],
+  ]) {
+    const p = await createPlayer(sql, { username: `${name}${tag}`, email: `${name.toLowerCase()}${tag.toLowerCase()}@live.test` });
+    await addMember(sql, se.id, p.id, { matchDay: 1 });
+    await addPick(sql, { userId: p.id, competitionId: se.id, matchDay: 1, team });
+    players.push(p);
+  }
+  const [a, b, c] = players;
+  const path = `/season-leaderboard/${se.id}`;
+
+  const mine = await playerPage(browser, baseURL!, a.id, a.email, path);
+  const table = mine.page.getByTestId("provisional-table");
+  const row = (p: { username: string }) => table.getByRole("row", { name: new RegExp(p.username) });
+  // nothing in play yet: no provisional table; the picks are revealed (after the deadline)
+  await expect(table).toHaveCount(0);
+  await expect(mine.page.getByTestId("pick-shares")).toContainText(`33% picked ${H1}`);
+
+  // without JavaScript: the same page, a reload shows what changed
+  const plainContext = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  await signIn(plainContext, baseURL!, { email: b.email });
+  const plain = await plainContext.newPage();
+  await plain.goto(path);
+  await expect(plain.getByTestId("provisional-table")).toHaveCount(0);
+
+  const adminContext = await browser.newContext({ baseURL });
+  await signIn(adminContext, baseURL!, "admin");
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(season)}&md=1`);
+  await expect(admin.getByText(`${league} ${season}, Match Day 1`)).toBeVisible();
+
+  const timeout = { timeout: 15_000 };
+  // H1 leads: a (H1) 3 points, top; b (A1) and c (H2, not started) drop to 2nd
+  await liveScore(admin, H1, A1, 1, 0);
+  await expect(table).toContainText("Provisional: if it ended now", timeout);
+  await expect(row(a)).toContainText("1st", timeout);
+  await expect(row(a)).toContainText("no change");
+  await expect(row(b)).toContainText("2nd");
+  await expect(row(b)).toContainText("down 1 place");
+  await expect(row(c)).toContainText(`${H2} (not started)`);
+
+  // H2 leads 2-0: c passes a on goal difference
+  await liveScore(admin, H2, A2, 2, 0);
+  await expect(row(c)).toContainText("1st", timeout);
+  await expect(row(c)).toContainText("no change");
+  await expect(row(a)).toContainText("2nd");
+  await expect(row(a)).toContainText("down 1 place");
+  await expect(row(b)).toContainText("3rd");
+  await expect(row(b)).toContainText("down 2 places");
+  await notReloaded(mine.page);
+
+  await plain.reload();
+  await expect(plain.getByTestId("provisional-table").getByRole("row", { name: new RegExp(c.username) })).toContainText("1st");
+  // the real standings did not move
+  const [{ n }] = await sql<{ n: number }[]>`
+    select count(*)::int as n from public.user_selections where competition_id = ${se.id} and points > 0`;
+  expect(n).toBe(0);
+
+  await mine.close();
+  await plainContext.close();
   await adminContext.close();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { liveLineText, stillInText, type LiveLine } from "~/lib/live";
+import { knockoutOutcomeText, liveLineText, pickScoreText, rankChange, stillInText, type LiveLine } from "~/lib/live";
 
 /** The live match day's words (decision 022); the outcomes themselves come from SQL (public.if_it_ended_now). */
 const base: LiveLine = {
@@ -58,5 +58,26 @@ describe("liveLineText", () => {
 
   it("how many are still in", () => {
     expect(stillInText(base)).toBe("If it ended now: 3 of 5 still in");
+  });
+});
+
+describe("the provisional tables' words", () => {
+  it("rank changes: an arrow for the eye, words for screen readers", () => {
+    expect(rankChange(3, 1)).toEqual({ dir: "up", arrow: "▲2", text: "up 2 places" });
+    expect(rankChange(1, 2)).toEqual({ dir: "down", arrow: "▼1", text: "down 1 place" });
+    expect(rankChange(4, 4)).toEqual({ dir: "same", arrow: "–", text: "no change" });
+    expect(rankChange(null, 4).text).toBe("no change");
+  });
+
+  it("knockout outcomes and picks with their score", () => {
+    expect(knockoutOutcomeText({ outcome: "through", knockedOutOn: null })).toBe("Through");
+    expect(knockoutOutcomeText({ outcome: "rolled_over", knockedOutOn: null })).toBe("Through (roll-over)");
+    expect(knockoutOutcomeText({ outcome: "out", knockedOutOn: 7 })).toBe("Out");
+    expect(knockoutOutcomeText({ outcome: "eliminated", knockedOutOn: 3 })).toBe("Eliminated (Match Day 3)");
+    expect(pickScoreText({ team: "Arsenal", teamGoals: 1, opponentGoals: 0, fixtureState: "paused" })).toBe("Arsenal 1-0 (half-time)");
+    expect(pickScoreText({ team: "Arsenal", teamGoals: null, opponentGoals: null, fixtureState: "not_started" })).toBe(
+      "Arsenal (not started)",
+    );
+    expect(pickScoreText(null)).toBe("No pick");
   });
 });
