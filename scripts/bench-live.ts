@@ -44,9 +44,10 @@ const TOKEN = "benchlivetoken";
 
 const log = (m: string) => console.log(`[bench:live] ${m}`);
 
-/** RSS (MiB) of the workerd processes under a wrangler dev process (Linux /proc), NaN elsewhere. */
-function workerdRssMiB(rootPid: number | undefined): number {
-  if (rootPid === undefined) return NaN;
+/** RSS (MiB) of each workerd process under a wrangler dev process (Linux /proc): wrangler dev runs two, its proxy
+ * (every request passes through it) and the Worker's own. Empty elsewhere. */
+function workerdRss(rootPid: number | undefined): { pid: number; mib: number }[] {
+  if (rootPid === undefined) return [];
   try {
     const procs = readdirSync("/proc")
       .filter((d) => /^\d+$/.test(d))
@@ -62,16 +63,22 @@ function workerdRssMiB(rootPid: number | undefined): number {
       });
     const byPid = new Map(procs.map((p) => [p.pid, p]));
     const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
-    let kib = 0;
-    for (const p of procs.filter((x) => x.comm === "workerd" && under(x.pid))) {
-      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
-      kib += m ? Number(m[1]) : 0;
-    }
-    return kib / 1024;
+    return procs
+      .filter((x) => x.comm === "workerd" && under(x.pid))
+      .map((p) => {
+        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
+        return { pid: p.pid, mib: m ? Number(m[1]) / 1024 : NaN };
+      })
+      .sort((a, b) => a.pid - b.pid);
   } catch {
-    return NaN;
+    return [];
   }
 }
+
+const rssText = (r: { pid: number; mib: number }[]) =>
+  r.length
+    ? `${r.reduce((n, p) => n + p.mib, 0).toFixed(0)} MiB (${r.map((p) => `workerd ${p.pid}: ${p.mib.toFixed(0)}`).join(", ")})`
+    : "n/a";
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const ms = (n: number) => `${n.toFixed(0)} ms`;
@@ -210,6 +217,10 @@ async function main() {
               values (${LEAGUE}, ${SEASON}, ${CODE}, ${SEASON_YEAR}, true, now(), now())`;
 
     web = await startWorker({ port: await freePort(), databaseUrl, stateDir, registryDir, quiet: true, vars });
+    // wrangler dev's own messages (quiet: errors only), kept to explain a Worker that stops answering
+    let webErrors = "";
+    web.process.stderr?.on("data", (d: Buffer) => (webErrors = (webErrors + d.toString()).slice(-3000)));
+    web.process.once("exit", (code) => log(`the web Worker's wrangler dev exited (${code}); its last messages:\n${webErrors}`));
     scheduler = await startSchedulerWorker({
       port: await freePort(),
       databaseUrl,
@@ -266,26 +277,42 @@ async function main() {
                                    array_fill(now() + interval '1 day', array[${all.length}::int]))`;
     log(`${CLIENTS} players and sessions made in ${ms(performance.now() - t0)}`);
 
-    const rssBefore = workerdRssMiB(web.process.pid);
+    const rssBefore = workerdRss(web.process.pid);
     const query = new URLSearchParams({ league: LEAGUE, season: SEASON, md: String(MATCH_DAY) });
     const wsUrl = `${web.url.replace(/^http/, "ws")}/live?${query}`;
     const tc = performance.now();
     let next = 0;
+    let lap = tc;
+    const upgrades: number[] = [];
     await Promise.all(
       Array.from({ length: CONNECT_CONCURRENCY }, async () => {
-        while (next < sessions.length) await clients.open(wsUrl, sessions[next++].cookie, web!.url);
+        while (next < sessions.length) {
+          const i = next++;
+          const t = performance.now();
+          await clients.open(wsUrl, sessions[i].cookie, web!.url);
+          upgrades.push(performance.now() - t);
+          if ((i + 1) % 1000 === 0) {
+            const now = performance.now();
+            log(
+              `  ${i + 1} sockets: last 1000 at ${(1000 / ((now - lap) / 1000)).toFixed(0)}/s, workerd RSS ${rssText(workerdRss(web!.process.pid))}`,
+            );
+            lap = now;
+          }
+        }
       }),
     );
     const connectMs = performance.now() - tc;
     await new Promise((r) => setTimeout(r, 2000)); // let workerd settle before reading its memory
-    const rssAfter = workerdRssMiB(web.process.pid);
+    const rssAfter = workerdRss(web.process.pid);
+    const sum = (r: { mib: number }[]) => r.reduce((n, p) => n + p.mib, 0);
+    upgrades.sort((a, b) => a - b);
     log(
       `connected ${clients.sockets.length} of ${CLIENTS} sockets in ${ms(connectMs)} (${((clients.sockets.length / connectMs) * 1000).toFixed(0)}/s, ` +
-        `${CONNECT_CONCURRENCY} at a time, each through GET /live's session check)`,
+        `${CONNECT_CONCURRENCY} at a time, each through GET /live's session check; upgrade p50 ${ms(pct(upgrades, 50))}, p95 ${ms(pct(upgrades, 95))})`,
     );
     log(
-      `workerd RSS (web Worker): ${rssBefore.toFixed(0)} MiB before, ${rssAfter.toFixed(0)} MiB after connecting ` +
-        `(+${(((rssAfter - rssBefore) * 1024) / Math.max(1, clients.sockets.length)).toFixed(1)} KiB per socket)`,
+      `workerd RSS (web Worker's wrangler dev): ${rssText(rssBefore)} before, ${rssText(rssAfter)} after connecting ` +
+        `(+${(((sum(rssAfter) - sum(rssBefore)) * 1024) / Math.max(1, clients.sockets.length)).toFixed(1)} KiB per socket)`,
     );
 
     // The admin's path: the Results page's live-score form, as the browser posts it.
@@ -354,7 +381,7 @@ async function main() {
       feed.setMatches(CODE, SEASON_YEAR, list);
       await measure(feedTick, feed_);
     }
-    const rssEnd = workerdRssMiB(web.process.pid);
+    const rssEnd = workerdRss(web.process.pid);
 
     console.log("");
     log(
@@ -364,9 +391,7 @@ async function main() {
     report("feed's live score (scheduler tick -> sync -> COMMIT -> LIVE binding -> notify)", feed_, clients.sockets.length);
     const delivered = [...clients.deliveries.values()].reduce((n, d) => n + d.count, 0);
     log(`messages delivered in all: ${delivered}, last sequence ${expected}`);
-    log(
-      `workerd RSS (web Worker): ${rssBefore.toFixed(0)} MiB before connecting, ${rssAfter.toFixed(0)} MiB connected, ${rssEnd.toFixed(0)} MiB at the end`,
-    );
+    log(`workerd RSS (web Worker): ${rssText(rssBefore)} before connecting, ${rssText(rssAfter)} connected, ${rssText(rssEnd)} at the end`);
     const errors = [...clients.errors.entries()].map(([k, n]) => `${k} x${n}`);
     log(`socket errors: ${errors.length ? errors.join("; ") : "none"}; closed early: ${clients.closedEarly}`);
   } finally {
