@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import { buildSync } from "esbuild";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { generateVapidKeys } from "./scripts/vapid-keys";
 import { defineConfig } from "vitest/config";
@@ -28,6 +29,17 @@ process.env.SCHEDULER_TEST_FCM_SERVICE_ACCOUNT = serviceAccount;
 const vapid = generateVapidKeys();
 process.env.SCHEDULER_TEST_VAPID_PUBLIC_KEY = vapid.publicKey;
 
+// The web Worker's LiveMatchDay objects (decision 022), which the feed job notifies through its LIVE binding
+// (script_name = "footycoach-web"): the real class, bundled into an auxiliary Worker of that name.
+const liveHost = buildSync({
+  entryPoints: ["./tests/scheduler/live-host.ts"],
+  bundle: true,
+  format: "esm",
+  platform: "neutral",
+  external: ["cloudflare:workers"],
+  write: false,
+}).outputFiles[0].text;
+
 export default defineConfig({
   plugins: [
     cloudflareTest({
@@ -48,6 +60,14 @@ export default defineConfig({
           FOOTBALL_DATA_TOKEN: FOOTBALL_DATA_TEST_TOKEN,
         },
         hyperdrives: { HYPERDRIVE: `postgres://postgres:postgres@127.0.0.1:${SCHEDULER_DB_PORT}/${SCHEDULER_DB_NAME}` },
+        workers: [
+          {
+            name: "footycoach-web",
+            modules: [{ type: "ESModule", path: "live-host.mjs", contents: liveHost }],
+            compatibilityDate: "2026-04-20",
+            durableObjects: { LIVE: { className: "LiveMatchDay", useSQLite: true } },
+          },
+        ],
       },
     }),
   ],

@@ -141,6 +141,13 @@ export async function startWorker(opts: {
   testScheduled?: boolean;
   /** The path that answers once the Worker is up (below 500). */
   readyPath?: string;
+  /**
+   * wrangler's dev registry (WRANGLER_REGISTRY_PATH): the Workers started with the same one reach each other's
+   * bindings (the scheduler's LIVE -> the web Worker's LiveMatchDay objects, decision 022). Each start gets one of
+   * its own in `stateDir` unless given, so two local apps on one machine (tests, benchmarks, npm start) never bind
+   * each other's footycoach-web.
+   */
+  registryDir?: string;
 }): Promise<Worker> {
   mkdirSync(opts.stateDir, { recursive: true });
   // wrangler's local Hyperdrive insists on a password in the URL; trust-auth servers ignore it.
@@ -181,6 +188,7 @@ export async function startWorker(opts: {
       env: {
         ...process.env,
         CLOUDFLARE_HYPERDRIVE_LOCAL_CONNECTION_STRING_HYPERDRIVE: hyperdriveUrl.toString(),
+        WRANGLER_REGISTRY_PATH: opts.registryDir ?? path.join(opts.stateDir, "dev-registry"),
         // wrangler dev otherwise bundles React's development build (NODE_ENV defaults to "development" there),
         // several times slower to render than what `wrangler deploy` ships.
         NODE_ENV: "production",
@@ -237,6 +245,8 @@ export function startSchedulerWorker(opts: {
   stateDir: string;
   vars: Record<string, string>;
   quiet?: boolean;
+  /** The web Worker's dev registry, for the LIVE binding (see startWorker); without it nobody is told. */
+  registryDir?: string;
 }): Promise<Worker> {
   return startWorker({ ...opts, config: path.join(ROOT, "workers/scheduler/wrangler.toml"), testScheduled: true, readyPath: "/" });
 }

@@ -44,8 +44,12 @@ async function main() {
     const vapid = process.env.VAPID_PUBLIC_KEY
       ? { publicKey: process.env.VAPID_PUBLIC_KEY, privateKey: process.env.VAPID_PRIVATE_KEY ?? "" }
       : localVapidKeys(dataDir);
+    // One dev registry for both Workers: the scheduler's LIVE binding reaches this web Worker's LiveMatchDay
+    // objects, so the feed's live scores reach open pages (decision 022), and no other local app's.
+    const registryDir = path.join(dataDir, "wrangler-registry");
     worker = await startWorker({
       port,
+      registryDir,
       databaseUrl: db.url,
       vars: workerVars(dataDir, "development", {
         DB_EMBEDDED: db.kind === "pglite" ? "1" : "0",
@@ -86,6 +90,7 @@ async function main() {
         ...feed,
       },
       stateDir: path.join(dataDir, "wrangler-scheduler"),
+      registryDir,
     });
   } catch (error) {
     console.error(error);

@@ -1,17 +1,16 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "@remix-run/react";
 import { liveKeyId, type LiveKey } from "~/lib/live";
+import { liveSequence } from "~/lib/live-sequence";
 
 /*
  * Live updates (decision 022): one WebSocket per match day the page shows (GET /live, the LiveMatchDay Durable
  * Object). A message says only that something changed; the page then revalidates its loader, which reads under
  * row-level security, so the socket never carries what the player may not see. Reconnects with backoff
  * (1 s, 2 s, 4 s ... 30 s) and resyncs: after a reconnect or a gap in the sequence it sends {resync: lastSeq}
- * and revalidates when the object moved on meanwhile. Without JavaScript nothing opens; a reload shows the
- * latest state.
+ * and revalidates when the object moved on meanwhile (the sequence logic: live-sequence.ts). Without JavaScript
+ * nothing opens; a reload shows the latest state.
  */
-
-type Message = { seq: number; kind: "hello" } | { seq: number; kind: "changed" } | { seq: number; kind: "resync"; changed: boolean };
 
 const PING_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
@@ -37,7 +36,7 @@ export function useLive(keys: LiveKey[]): void {
 
 function connect(key: LiveKey, onChange: () => void): () => void {
   let socket: WebSocket | null = null;
-  let lastSeq: number | null = null;
+  const sequence = liveSequence();
   let attempt = 0;
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;
@@ -52,32 +51,15 @@ function connect(key: LiveKey, onChange: () => void): () => void {
     ws.onopen = () => {
       attempt = 0;
       // a reconnect: did we miss something?
-      if (lastSeq !== null) ws.send(JSON.stringify({ resync: lastSeq }));
+      const resync = sequence.opened();
+      if (resync) ws.send(resync);
       ping = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send("ping"), PING_MS);
     };
     ws.onmessage = (event) => {
       if (typeof event.data !== "string" || event.data === "pong") return;
-      let m: Message;
-      try {
-        m = JSON.parse(event.data) as Message;
-      } catch {
-        return;
-      }
-      if (typeof m.seq !== "number") return;
-      if (m.kind === "hello") {
-        if (lastSeq === null) lastSeq = m.seq;
-      } else if (m.kind === "changed") {
-        if (lastSeq !== null && m.seq > lastSeq + 1) {
-          // a gap (a message lost): ask where the object is; its answer revalidates
-          ws.send(JSON.stringify({ resync: lastSeq }));
-        } else if (lastSeq === null || m.seq > lastSeq) {
-          lastSeq = m.seq;
-          onChange();
-        }
-      } else if (m.kind === "resync") {
-        lastSeq = m.seq;
-        if (m.changed) onChange();
-      }
+      const step = sequence.received(event.data);
+      if (step.reply && ws.readyState === WebSocket.OPEN) ws.send(step.reply);
+      if (step.revalidate) onChange();
     };
     ws.onclose = () => {
       clearInterval(ping);

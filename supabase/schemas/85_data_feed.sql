@@ -387,6 +387,8 @@ grant execute on function private.record_feed_failure(text, text, timestamptz, t
 --   home_id, home_name, home_short, home_tla, away_id, away_name, away_short, away_tla,
 --   home_score, away_score (after 90 minutes when complete; the running score when live), last_updated.
 -- A match the feed has not changed since it was last applied (same last_updated and facts) is skipped.
+-- The summary's match_days lists every match day this sync wrote a match of (a moved match: both), so the scheduler
+-- can tell those match days' live pages after COMMIT (decision 022); an unchanged re-sync lists none.
 create function private.sync_feed_league(p_league text, p_season text, p_matches jsonb, p_now timestamptz,
                                          p_requests integer default 1)
   returns jsonb
@@ -421,6 +423,7 @@ declare
   v_keys_changed boolean[] := '{}';
   v_key record;
   v_closed integer[];
+  v_written_md integer[] := '{}';
 begin
   if p_matches is null or pg_catalog.jsonb_typeof(p_matches) <> 'array' then
     raise exception using errcode = '22023', message = 'Matches must be a JSON array.';
@@ -624,6 +627,7 @@ begin
       v_code := private.apply_fixture_result(v_f.id, 'pending', null, null, 'feed', null, null, false);
     end if;
     -- (a complete result the feed later calls pending or live again is kept: only a final status replaces one)
+    v_written_md := v_written_md || v_f.match_day;
 
     if v_code = 'saved' then
       v_results := v_results + 1;
@@ -663,7 +667,9 @@ begin
   return pg_catalog.jsonb_build_object(
     'matches', pg_catalog.jsonb_array_length(p_matches), 'changed', v_seen, 'created', v_created,
     'matched', v_matched, 'updated', v_updated, 'results', v_results, 'corrections', v_corrections,
-    'refused', v_refused, 'kept', v_kept, 'skipped', v_skipped);
+    'refused', v_refused, 'kept', v_kept, 'skipped', v_skipped,
+    'match_days', (select coalesce(pg_catalog.jsonb_agg(distinct d.md order by d.md), '[]')
+                     from pg_catalog.unnest(v_written_md || v_keys_md) as d (md)));
 end
 $$;
 revoke all on function private.sync_feed_league(text, text, jsonb, timestamptz, integer) from public, anon, authenticated;

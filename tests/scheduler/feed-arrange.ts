@@ -59,15 +59,18 @@ export interface ReceivedRequest {
 export const requestsFor = (code: string, season: number) => control<ReceivedRequest[]>(`requests?code=${code}&season=${season}`, "GET");
 export const allRequests = () => control<ReceivedRequest[]>("requests", "GET");
 
-async function tick(cron: string, at: Date) {
+async function tick(cron: string, at: Date, bindings: WorkerEnv = env as unknown as WorkerEnv) {
   const controller = createScheduledController({ scheduledTime: at.getTime(), cron });
   const ctx = createExecutionContext();
-  await worker.scheduled!(controller, env as unknown as WorkerEnv, ctx);
+  await worker.scheduled!(controller, bindings, ctx);
   await waitOnExecutionContext(ctx);
 }
 
 /** One tick of the feed's cron (every minute in production) at `at`. */
 export const feedTick = (at: Date) => tick(FEED_CRON, at);
+/** A feed tick with some bindings replaced (a LIVE binding whose objects cannot be reached, say). */
+export const feedTickWith = (at: Date, replaced: Partial<WorkerEnv>) =>
+  tick(FEED_CRON, at, { ...(env as unknown as WorkerEnv), ...replaced });
 /** One tick of the main cron (every 15 minutes): match days, Scout sweep, reminders, cleanup. */
 export const mainTick = (at: Date) => tick(MAIN_CRON, at);
 

@@ -15,6 +15,7 @@ import {
   feedLeague,
   feedSettings,
   feedTick,
+  feedTickWith,
   fixtureByFeedId,
   fixtures,
   linkLeague,
@@ -26,6 +27,8 @@ import {
   setSeason,
 } from "./feed-arrange";
 import { FOOTBALL_DATA_TEST_TOKEN } from "./ports";
+import { LIVE, liveSocket } from "./live-arrange";
+import type { LiveMatchDay } from "../../workers/web/live";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -612,4 +615,91 @@ describe("failures never stop anything", () => {
     expect(await feedLeague(sql, league, season)).toMatchObject({ last_error: null, failures: 0, last_results_changed: 1 });
     expect(await fixtureByFeedId(sql, matches[0].id)).toMatchObject({ status: "complete", home_score: 0, away_score: 1 });
   }, 240_000);
+});
+
+describe("the live pages (decision 022): the feed tells the match day's LiveMatchDay after its COMMIT", () => {
+  it("a sync that changes two live scores of a match day sends that match day's sockets one change, no other match day's", async () => {
+    const league = "Ligue 1";
+    const season = "2023/24";
+    const kickoff = new Date("2034-03-04T20:00:00Z");
+    const matches = smallSeason(40, kickoff);
+    await setSeason("FL1", 2023, matches);
+    await linkLeague(sql, league, season, at(kickoff, -DAY));
+    await feedTick(at(kickoff, -DAY)); // the import (it tells every match day it created)
+
+    const day1 = await liveSocket(league, season, 1);
+    const day2 = await liveSocket(league, season, 2);
+    const hello1 = await day1.next();
+    const hello2 = await day2.next();
+    expect(hello1).toMatchObject({ kind: "hello" });
+    expect(hello2).toMatchObject({ kind: "hello" });
+
+    const [a, b] = matches.filter((m) => m.matchday === 1);
+    const live = (home: number, away: number) => ({
+      status: "IN_PLAY" as const,
+      score: { duration: "REGULAR" as const, fullTime: { home, away }, halfTime: { home: null, away: null } },
+    });
+    await patchMatch("FL1", 2023, a.id, live(1, 0));
+    await patchMatch("FL1", 2023, b.id, live(0, 2));
+    const tickAt = at(kickoff, 80 * MINUTE);
+    await feedTick(tickAt);
+
+    expect(await fixtureByFeedId(sql, a.id)).toMatchObject({ live_status: "IN_PLAY", live_home_score: 1, live_away_score: 0 });
+    // one notify for the match day (two fixtures changed): the next sequence number, once
+    expect(await day1.next()).toEqual({ seq: hello1!.seq + 1, kind: "changed" });
+    day1.ws.send(JSON.stringify({ resync: hello1!.seq + 1 }));
+    expect(await day1.next()).toEqual({ seq: hello1!.seq + 1, kind: "resync", changed: false });
+    // match day 2 was not written: its object was not told
+    day2.ws.send(JSON.stringify({ resync: hello2!.seq }));
+    expect(await day2.next()).toEqual({ seq: hello2!.seq, kind: "resync", changed: false });
+    const [run] = await sql<{ result: Record<string, number> }[]>`
+      select result from private.job_runs where job = 'feed' and scheduled_at = ${tickAt}`;
+    expect(run.result).toMatchObject({ synced: 1, live_notified: 1, live_failed: 0 });
+
+    // an unchanged re-sync writes nothing and tells nobody
+    await linkLeague(sql, league, season, at(kickoff, 82 * MINUTE));
+    await feedTick(at(kickoff, 82 * MINUTE));
+    expect(await day1.next(300)).toBeNull();
+    day1.ws.close(1000, "done");
+    day2.ws.close(1000, "done");
+  });
+
+  it("a notify that fails is logged: the feed's result stays saved and the job is done", async () => {
+    const league = "Championship";
+    const season = "2023/24";
+    const kickoff = new Date("2034-04-01T14:00:00Z");
+    const matches = smallSeason(41, kickoff);
+    await setSeason("ELC", 2023, matches);
+    await linkLeague(sql, league, season, at(kickoff, -DAY));
+    await feedTick(at(kickoff, -DAY));
+
+    await patchMatch("ELC", 2023, matches[0].id, { status: "FINISHED", score: finishedScore(2, 1) });
+    const unreachable = {
+      idFromName: (name: string) => LIVE.idFromName(name),
+      get: () => ({ notify: () => Promise.reject(new Error("the object cannot be reached")) }),
+    } as unknown as DurableObjectNamespace<LiveMatchDay>;
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => void errors.push(args.map(String).join(" "));
+    const tickAt = at(kickoff, 3 * HOUR);
+    try {
+      await feedTickWith(tickAt, { LIVE: unreachable });
+    } finally {
+      console.error = original;
+    }
+
+    expect(await fixtureByFeedId(sql, matches[0].id)).toMatchObject({
+      status: "complete",
+      home_score: 2,
+      away_score: 1,
+      result_source: "feed",
+    });
+    const [run] = await sql<{ result: Record<string, number> }[]>`
+      select result from private.job_runs where job = 'feed' and scheduled_at = ${tickAt}`;
+    expect(run.result).toMatchObject({ synced: 1, failed: 0, results: 1, live_notified: 0, live_failed: 1 });
+    expect(errors).toContainEqual(
+      expect.stringMatching(/^live notify \["Championship","2023\/24",1\] failed: the object cannot be reached/),
+    );
+    expect(await feedLeague(sql, league, season)).toMatchObject({ last_error: null, last_results_changed: 1 });
+  });
 });

@@ -3,6 +3,7 @@ import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { createCookie } from "@remix-run/cloudflare";
 import { describe, expect, it } from "vitest";
 import { LIVE_USER_HEADER, liveObjectName, type LiveMatchDay, type LiveMessage } from "../../workers/web/live";
+import { liveSequence } from "../../app/lib/live-sequence";
 
 /*
  * The live match day's Durable Object inside workerd (decision 022): fan-out to several sockets, sequence numbers
@@ -107,6 +108,50 @@ describe("LiveMatchDay (Durable Object, hibernation API)", () => {
     expect(stored).toEqual({ seq: 1, sockets: 2, tags: ["user-a", "user-b"] });
     a.ws.close(1000, "done");
     b.ws.close(1000, "done");
+  });
+
+  it("a page that reconnects after missing changes, or loses a message, resyncs and revalidates (use-live's sequence logic)", async () => {
+    const stub = stubFor(liveObjectName("Ligue 1", "2025/26", 4));
+    const page = liveSequence();
+    const step = (m: LiveMessage) => page.received(JSON.stringify(m));
+
+    let c = await connect(stub, "u1");
+    expect(page.opened()).toBeNull(); // the first connect sends nothing
+    expect(step(await c.next())).toEqual({ reply: null, revalidate: false }); // hello, seq 0
+    await stub.notify();
+    expect(step(await c.next())).toEqual({ reply: null, revalidate: true }); // changed 1
+    c.ws.close(1000, "network gone");
+
+    // two changes while the page is away
+    await stub.notify();
+    await stub.notify();
+    c = await connect(stub, "u1");
+    const resync = page.opened();
+    expect(resync).toBe(JSON.stringify({ resync: 1 }));
+    expect(step(await c.next())).toEqual({ reply: null, revalidate: false }); // hello 3: the resync answers instead
+    c.ws.send(resync!);
+    expect(await c.next()).toEqual({ seq: 3, kind: "resync", changed: true });
+    expect(step(c.messages.at(-1)!)).toEqual({ reply: null, revalidate: true });
+    expect(page.lastSeq).toBe(3);
+
+    // a message lost on an open socket: the next one shows the gap, the page asks, the answer revalidates
+    await stub.notify();
+    await stub.notify();
+    await c.next(); // changed 4: lost on its way
+    const gap = step(await c.next()); // changed 5
+    expect(gap).toEqual({ reply: JSON.stringify({ resync: 3 }), revalidate: false });
+    c.ws.send(gap.reply!);
+    expect(await c.next()).toEqual({ seq: 5, kind: "resync", changed: true });
+    expect(step(c.messages.at(-1)!)).toEqual({ reply: null, revalidate: true });
+
+    // a reconnect that missed nothing: no revalidation
+    c.ws.close(1000, "network gone");
+    c = await connect(stub, "u1");
+    await c.next(); // hello 5
+    c.ws.send(page.opened()!);
+    expect(await c.next()).toEqual({ seq: 5, kind: "resync", changed: false });
+    expect(step(c.messages.at(-1)!)).toEqual({ reply: null, revalidate: false });
+    c.ws.close(1000, "done");
   });
 
   it("keeps separate sequences per match day (one object each)", async () => {

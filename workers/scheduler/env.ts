@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { LiveMatchDay } from "../web/live";
 import type { DeliveryMessage } from "./queue";
 
 /** The scheduler Worker's bindings (workers/scheduler/wrangler.toml, `wrangler secret` for the keys). */
@@ -25,6 +26,12 @@ export interface SchedulerBindings {
   FOOTBALL_DATA_URL?: string;
   /** The feed's API token (X-Auth-Token; a secret). Without it a linked league records "not set" as its error. */
   FOOTBALL_DATA_TOKEN?: string;
+  /**
+   * The web Worker's live match-day objects (decision 022: a `[[durable_objects.bindings]]` with
+   * `script_name = "footycoach-web"`): the feed job notifies them after its COMMIT. Required in production; tests
+   * and tools that do not need it run without it (the feed then tells no page).
+   */
+  LIVE?: DurableObjectNamespace<LiveMatchDay>;
 }
 
 const base64url = (bytes: number) => z.string().regex(new RegExp(`^[A-Za-z0-9_-]{${Math.ceil((bytes * 4) / 3)}}$`));
@@ -100,6 +107,10 @@ export type SchedulerEnv = z.infer<typeof EnvSchema> & {
   feedProblems: string[];
   HYPERDRIVE: Hyperdrive;
   PUSH_QUEUE: Queue<DeliveryMessage>;
+  /** The live match-day objects, or null when not bound (then liveProblems says whether that is a problem). */
+  LIVE: DurableObjectNamespace<LiveMatchDay> | null;
+  /** Why the feed's changes cannot reach the live pages (empty when they can, or when not needed outside production). */
+  liveProblems: string[];
   /**
    * Why pushes cannot be sent (empty when they can). Push configuration never stops the game jobs (registration
    * closing, match-day processing, the Scout sweep): the reminder job reports these as its error instead.
@@ -142,6 +153,7 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
     FOOTBALL_DATA_TOKEN: bindings.FOOTBALL_DATA_TOKEN || undefined,
   });
   const feedProblems = feed.success ? [] : feed.error.issues.map((i) => `${i.path.join(".") || "feed"}: ${i.message}`);
+  const live = readLiveBinding(bindings.LIVE, core.data.ENVIRONMENT);
   const env: SchedulerEnv = {
     ...data,
     FOOTBALL_DATA_URL: feed.success ? feed.data.FOOTBALL_DATA_URL : "https://api.football-data.org/v4",
@@ -151,9 +163,35 @@ export function readSchedulerEnv(bindings: SchedulerBindings): SchedulerEnv {
     HYPERDRIVE: bindings.HYPERDRIVE,
     PUSH_QUEUE: bindings.PUSH_QUEUE,
     pushProblems,
+    LIVE: live.namespace,
+    liveProblems: live.problems,
   };
   checked.set(bindings, env);
   return env;
+}
+
+/**
+ * The LIVE binding: a Durable Object namespace (what a `[[durable_objects.bindings]]` gives) or nothing. Missing is
+ * a problem in production only: there the feed's live scores would reach open pages only on their next load.
+ */
+function readLiveBinding(
+  value: unknown,
+  environment: "development" | "test" | "production",
+): { namespace: DurableObjectNamespace<LiveMatchDay> | null; problems: string[] } {
+  if (value === undefined || value === null) {
+    return {
+      namespace: null,
+      problems:
+        environment === "production"
+          ? ['LIVE: production needs the LiveMatchDay binding (durable_objects, script_name = "footycoach-web")']
+          : [],
+    };
+  }
+  const ns = value as Partial<DurableObjectNamespace>;
+  if (typeof ns.idFromName !== "function" || typeof ns.get !== "function") {
+    return { namespace: null, problems: ["LIVE: must be a Durable Object binding (LiveMatchDay)"] };
+  }
+  return { namespace: value as DurableObjectNamespace<LiveMatchDay>, problems: [] };
 }
 
 /** "push not configured: ..." when pushes cannot be sent, else null. */

@@ -31,9 +31,17 @@ app.get("/health", async (c) => {
     () => false,
   );
   const push = pushNotConfigured(env);
-  const ok = database && !push;
+  // the feed's live scores reach open pages through the web Worker's LiveMatchDay objects (decision 022)
+  const live = env.liveProblems.length ? `live not configured: ${env.liveProblems.join("; ")}` : env.LIVE ? "bound" : "not bound";
+  const ok = database && !push && !env.liveProblems.length;
   return c.json(
-    { ok, config: push ? "invalid" : "valid", database: database ? "reachable" : "unreachable", push: push ?? "configured" },
+    {
+      ok,
+      config: push || env.liveProblems.length ? "invalid" : "valid",
+      database: database ? "reachable" : "unreachable",
+      push: push ?? "configured",
+      live,
+    },
     ok ? 200 : 503,
   );
 });

@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import { atTime, connect, type Sql } from "./db";
 import { feedNotConfigured, pushNotConfigured, type SchedulerEnv } from "./env";
 import { runFeed } from "./feed/job";
+import { liveNotifier } from "./live";
 import { enqueueDeliveries } from "./queue";
 
 /** The main tick's cron (decision 013) and the data feed's (decision 020: every minute). Not exported from index.ts:
@@ -102,11 +103,14 @@ export async function runFeedTick(env: SchedulerEnv, scheduledTime: number, now:
   const scheduledAt = new Date(scheduledTime).toISOString();
   const feedOff = feedNotConfigured(env);
   if (feedOff) console.error(`scheduler job feed failed: ${feedOff}`);
+  // Live pages are a courtesy of the feed, never a condition of it: without the binding the sync still runs.
+  if (env.liveProblems.length) console.error(`live pages not told of the feed's changes: ${env.liveProblems.join("; ")}`);
+  const notifyLive = liveNotifier(env.LIVE);
   const jobs: JobResult[] = [
     feedOff
       ? { job: "feed", status: "failed", error: feedOff }
       : await runJobInSteps(sql, now, scheduledAt, "feed", () =>
-          runFeed(sql, { url: env.FOOTBALL_DATA_URL, token: env.FOOTBALL_DATA_TOKEN }, now),
+          runFeed(sql, { url: env.FOOTBALL_DATA_URL, token: env.FOOTBALL_DATA_TOKEN, notifyLive }, now),
         ),
   ];
   // Without push configuration notice pushes stay unqueued in the database (as reminders are not made at all).

@@ -1,5 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 
+export { liveObjectName, type LiveKey } from "./live-key";
+
 /**
  * The live match day (decision 022): one Durable Object per league, season and match day (`liveObjectName`),
  * holding the WebSockets of the pages that show that match day, with the hibernation API (the object leaves
@@ -12,13 +14,6 @@ import { DurableObject } from "cloudflare:workers";
  * reconnects or sees a gap sends `{resync: lastSeq}` and gets `{seq, kind: "resync", changed}`.
  * The object never touches the database; it is told by the Worker that committed a change (`notify`).
  */
-
-/** A match day: the key of one live object. */
-export interface LiveKey {
-  league: string;
-  season: string;
-  matchDay: number;
-}
 
 export interface LiveAttachment {
   userId: string;
@@ -35,10 +30,6 @@ export const LIVE_USER_HEADER = "X-FootyCoach-Live-User";
 export const MAX_SOCKETS = 20_000;
 
 const SEQ_KEY = "seq";
-
-export function liveObjectName(league: string, season: string, matchDay: number): string {
-  return JSON.stringify([league, season, matchDay]);
-}
 
 export class LiveMatchDay extends DurableObject {
   private async currentSeq(): Promise<number> {

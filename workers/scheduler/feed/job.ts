@@ -1,6 +1,7 @@
 import { atTime, type Sql } from "../db";
 import { FootballDataClient, type FeedFailure } from "./client";
 import { mapMatchesResponse } from "./map";
+import type { LiveNotifier, NotifyOutcome } from "../live";
 
 /**
  * The feed job of one tick (decision 020): league by league, claim the next one due (private.claim_due_feed_league
@@ -9,12 +10,18 @@ import { mapMatchesResponse } from "./map";
  * live scores and results through the admin's result path). The request happens between transactions, never
  * inside one. A league that fails records its error and backoff and the job goes on with the next; at most one
  * request per linked league per tick, and none once the plan's minute budget is spent.
+ *
+ * After a league's transaction COMMITs, the live pages of the match days it wrote are told (decision 022,
+ * `notifyLive`: one notify per match day, not per fixture), without waiting for it before the next league; a failed
+ * notify is logged and counted (live_failed), never a failure of the job and never a reason to undo the sync.
  */
 
 export interface FeedSettings {
   url: string;
   token: string;
   fetch?: typeof fetch;
+  /** Tells the LiveMatchDay objects of these match days (workers/scheduler/live.ts); without it nobody is told. */
+  notifyLive?: LiveNotifier;
 }
 
 interface Claimed {
@@ -32,6 +39,8 @@ interface SyncSummary {
   refused?: number;
   kept?: number;
   skipped?: number;
+  /** The match days the sync wrote a match of (their live pages are told after COMMIT). */
+  match_days?: number[];
 }
 
 async function recordFailure(
@@ -64,7 +73,10 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
     skipped: 0,
     db_ms: 0,
     http_ms: 0,
+    live_notified: 0,
+    live_failed: 0,
   };
+  const notifying: Promise<NotifyOutcome>[] = [];
   const timed = async <T>(key: "db_ms" | "http_ms", work: () => Promise<T>): Promise<T> => {
     const started = Date.now();
     try {
@@ -128,10 +140,18 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
         ),
       );
       const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
-      // TODO(decision 022): tell the live pages. The web Worker notifies the LiveMatchDay Durable Object after an
-      // admin's or a CSV's committed change; the feed's changes reach open pages only on their next load until this
-      // Worker binds the object ([[durable_objects.bindings]] LIVE, class_name LiveMatchDay, script_name
-      // footycoach-web) and calls notify() for each match day sync_feed_league changed (it would have to return them).
+      // Committed (atTime returned): tell the live pages of the match days it wrote, while the job goes on.
+      const matchDays = Array.isArray(r.match_days) ? r.match_days.filter((md) => Number.isInteger(md)) : [];
+      if (settings.notifyLive && matchDays.length > 0) {
+        notifying.push(
+          settings
+            .notifyLive(matchDays.map((matchDay) => ({ league: league.league, season: league.season, matchDay })))
+            .catch((error: unknown) => {
+              console.error(`feed ${label}: live notify failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`);
+              return { notified: 0, failed: matchDays.length };
+            }),
+        );
+      }
       summary.synced++;
       summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
       summary.results += r.results ?? 0;
@@ -154,5 +174,9 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
     }
   }
   summary.requests = client.requests;
+  for (const outcome of await Promise.all(notifying)) {
+    summary.live_notified += outcome.notified;
+    summary.live_failed += outcome.failed;
+  }
   return summary;
 }
