@@ -201,6 +201,10 @@ export async function startWorker(opts: {
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
         WRANGLER_HIDE_BANNER: "true",
         NO_UPDATE_NOTIFIER: "1",
+        // A failed socket of the local Hyperdrive proxy closes both of its ends instead of ending the process.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${path.join(ROOT, "scripts/wrangler-socket-guard.mjs")}`]
+          .filter(Boolean)
+          .join(" "),
       },
     },
   );

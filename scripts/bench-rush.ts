@@ -75,7 +75,8 @@ interface Outcome {
 }
 
 const log = (m: string) => console.log(m);
-const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
+const pct = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function main() {
@@ -124,7 +125,8 @@ async function main() {
         const samples: Sample[] = [];
         const t0 = performance.now();
         // Warm the Worker, then one player at a time.
-        for (const p of idlePlayers.slice(0, 5)) await playerFlow(worker!, competitionId, toPlayer(p, teams, 0, false), t0, samples, Infinity);
+        for (const p of idlePlayers.slice(0, 5))
+          await playerFlow(worker!, competitionId, toPlayer(p, teams, 0, false), t0, samples, Infinity);
         samples.length = 0;
         for (const p of idlePlayers) await playerFlow(worker!, competitionId, toPlayer(p, teams, 0, false), t0, samples, Infinity);
         idle = byKind(samples);
@@ -167,7 +169,9 @@ function toPlayer(p: { id: string; cookie: string }, teams: string[], arrival: n
  */
 async function arrangeRush(sql: postgres.Sql, players: number) {
   return sql.begin(async (tx) => {
-    const [{ hash }] = await tx<{ hash: string }[]>`select password_hash as hash from account.accounts where email = 'player@footycoach.test'`;
+    const [{ hash }] = await tx<
+      { hash: string }[]
+    >`select password_hash as hash from account.accounts where email = 'player@footycoach.test'`;
     const [md] = await tx<{ league: string; season: string; match_day: number }[]>`
       select c.league, c.season, c.current_match_day as match_day from public.competitions c
        where c.type = 'knockout' and c.status = 'active' and public.selection_open(c.league, c.season, c.current_match_day)
@@ -240,9 +244,7 @@ async function request(
   try {
     const res = await fetch(worker.url + pathname, {
       method: form ? "POST" : "GET",
-      headers: form
-        ? { Cookie: cookie, Origin: worker.url, "Content-Type": "application/x-www-form-urlencoded" }
-        : { Cookie: cookie },
+      headers: form ? { Cookie: cookie, Origin: worker.url, "Content-Type": "application/x-www-form-urlencoded" } : { Cookie: cookie },
       body: form ? new URLSearchParams(form).toString() : undefined,
       redirect: "manual",
       signal: AbortSignal.timeout(30_000),
@@ -292,7 +294,8 @@ async function playerFlow(
     if (player.late) {
       const toast: unknown = answer.flash ? await flashCookie(flashSecret).parse(answer.flash.split(";")[0]) : null;
       const message = (toast as { message?: string } | null)?.message;
-      if (answer.status === 302 && answer.location === `${page}?error=selection_closed` && message === FAILED_PICK) outcome.lateRefusedWithMessage++;
+      if (answer.status === 302 && answer.location === `${page}?error=selection_closed` && message === FAILED_PICK)
+        outcome.lateRefusedWithMessage++;
       else outcome.lateOther.push(`${answer.status} ${answer.location} ${message ?? ""}`.trim());
     }
     if (answer.status === 302) await withRetry("GET /select-team after the pick", answer.location);
@@ -308,7 +311,9 @@ function byKind(samples: Sample[]): Map<Kind, number[]> {
 }
 
 function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<Kind, number[]>): string {
-  const lines = [`  ${"request".padEnd(32)} ${"n".padStart(6)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)}${idle ? "   p95/idle p95" : ""}`];
+  const lines = [
+    `  ${"request".padEnd(32)} ${"n".padStart(6)} ${"p50".padStart(8)} ${"p95".padStart(8)} ${"p99".padStart(8)}${idle ? "   p95/idle p95" : ""}`,
+  ];
   for (const k of KINDS) {
     const list = kinds.get(k)!;
     const ratio = idle ? `   ${(pct(list, 95) / pct(idle.get(k)!, 95)).toFixed(2)}x` : "";
@@ -317,7 +322,9 @@ function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<
     );
   }
   const bad = new Map<string, number>();
-  for (const s of samples) if (s.status === 0 || s.status >= 400) bad.set(`${s.kind} ${s.status || "no answer"}`, (bad.get(`${s.kind} ${s.status || "no answer"}`) ?? 0) + 1);
+  for (const s of samples)
+    if (s.status === 0 || s.status >= 400)
+      bad.set(`${s.kind} ${s.status || "no answer"}`, (bad.get(`${s.kind} ${s.status || "no answer"}`) ?? 0) + 1);
   lines.push(
     bad.size
       ? `  answers other than 2xx/3xx (latencies above count 2xx/3xx only): ${[...bad].map(([k, n]) => `${k}: ${n}`).join(", ")}`
@@ -346,7 +353,9 @@ async function rush(
     const arrival = late ? RUSH_SECONDS * 1000 + 200 + u * 4000 : RUSH_SECONDS * 1000 * Math.cbrt(u) * 0.995;
     return toPlayer(p, teams, arrival, late, i);
   });
-  const before = players.filter((_, i) => i % Math.round(1 / CHANGE_SHARE) === 1).map((p) => ({ id: p.id, team: teams[(teams.length - 1) % teams.length] }));
+  const before = players
+    .filter((_, i) => i % Math.round(1 / CHANGE_SHARE) === 1)
+    .map((p) => ({ id: p.id, team: teams[(teams.length - 1) % teams.length] }));
   for (const p of players) if (before.some((b) => b.id === p.id)) p.before = teams[(teams.length - 1) % teams.length];
   await resetPicks(sql, competitionId, matchDay, before);
   // The late players' Team Selection page was loaded before the deadline (a page left open): they only press Yes.
@@ -365,18 +374,55 @@ async function rush(
       await backend.pg.halt!();
       await sleep(FAULT_SECONDS * 1000);
       await backend.pg.resume!();
-      faults.push({ start, lifted: performance.now() - t0, what: `PostgreSQL shut down (pg_ctl stop -m fast) for ${FAULT_SECONDS} s, then started` });
+      faults.push({
+        start,
+        lifted: performance.now() - t0,
+        what: `PostgreSQL shut down (pg_ctl stop -m fast) for ${FAULT_SECONDS} s, then started`,
+      });
     } else if (run === "pool-exhausted") {
       const holders = Array.from({ length: backend.pooler?.poolSize ?? 8 }, () =>
         postgres(backend.appUrl, { max: 1, prepare: false, onnotice: () => {} }),
       );
       await Promise.all(holders.map((h) => h`select pg_sleep(${FAULT_SECONDS})`.catch(() => {})));
       await Promise.all(holders.map((h) => h.end({ timeout: 1 })));
-      faults.push({ start, lifted: performance.now() - t0, what: `every PgBouncer server connection (${backend.pooler?.poolSize}) held by a ${FAULT_SECONDS} s query` });
+      faults.push({
+        start,
+        lifted: performance.now() - t0,
+        what: `every PgBouncer server connection (${backend.pooler?.poolSize}) held by a ${FAULT_SECONDS} s query`,
+      });
     } else if (run === "worker-restart") {
       await currentWorker().stop();
       await serve();
-      faults.push({ start, lifted: performance.now() - t0, what: "wrangler dev stopped (SIGTERM to its process group) and started again on the same port" });
+      faults.push({
+        start,
+        lifted: performance.now() - t0,
+        what: "wrangler dev stopped (SIGTERM to its process group) and started again on the same port",
+      });
+    }
+  })();
+
+  // The database side, sampled every 250 ms: backends waiting for a lock, running, and idle inside a transaction
+  // (a transaction waiting for the Worker's next statement, its COMMIT: locks it took are held meanwhile).
+  const waits = { samples: 0, lock: 0, lockMax: 0, active: 0, idleInTx: 0, idleInTxMax: 0 };
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      try {
+        const [r] = await sql<{ lock: number; active: number; idle_in_tx: number }[]>`
+          select count(*) filter (where wait_event_type = 'Lock')::int as lock,
+                 count(*) filter (where state = 'active')::int as active,
+                 count(*) filter (where state = 'idle in transaction')::int as idle_in_tx
+            from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+        waits.samples++;
+        waits.lock += r.lock;
+        waits.lockMax = Math.max(waits.lockMax, r.lock);
+        waits.active += r.active;
+        waits.idleInTx += r.idle_in_tx;
+        waits.idleInTxMax = Math.max(waits.idleInTxMax, r.idle_in_tx);
+      } catch {
+        // the database is down (a fault): no sample
+      }
+      await sleep(250);
     }
   })();
 
@@ -387,6 +433,8 @@ async function rush(
     }),
   );
   await injector;
+  sampling = false;
+  await sampler;
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = treeCpuSeconds(currentWorker().process.pid, "workerd") - cpuBefore;
 
@@ -436,6 +484,8 @@ async function rush(
       return [
         `  ${samples.length} requests in ${elapsed.toFixed(1)} s; ${acknowledged} picks acknowledged: ${(acknowledged / RUSH_SECONDS).toFixed(1)} picks/s on average over the ${RUSH_SECONDS} s, ${peak} in the busiest second; workerd CPU ${cpu.toFixed(1)} s`,
         latencyTable(samples, kinds, idle),
+        `  database, sampled every 250 ms: backends waiting for a lock avg ${(waits.lock / Math.max(1, waits.samples)).toFixed(1)} (max ${waits.lockMax}), ` +
+          `running avg ${(waits.active / Math.max(1, waits.samples)).toFixed(1)}, idle in a transaction avg ${(waits.idleInTx / Math.max(1, waits.samples)).toFixed(1)} (max ${waits.idleInTxMax})`,
         fault ? `  fault: ${fault.what}, from +${(fault.start / 1000).toFixed(1)} s to +${(fault.lifted / 1000).toFixed(1)} s` : "",
         recovery
           ? `  recovery: first answer below 500 to a database page after the fault was lifted +${recovery.firstOk} s; last 5xx or no answer +${recovery.lastBad} s after it (${recovery.during} failed answers during the fault: ${recovery.statuses}); 500s: ${fiveHundreds}`
@@ -467,7 +517,8 @@ function recoveryFigures(samples: Sample[], fault: { start: number; lifted: numb
   const lastBad = bad.reduce((m, s) => Math.max(m, s.at + s.ms), fault.lifted);
   const during = bad.filter((s) => s.at + s.ms >= fault.start);
   const statuses = new Map<string, number>();
-  for (const s of during) statuses.set(s.status ? String(s.status) : "no answer", (statuses.get(s.status ? String(s.status) : "no answer") ?? 0) + 1);
+  for (const s of during)
+    statuses.set(s.status ? String(s.status) : "no answer", (statuses.get(s.status ? String(s.status) : "no answer") ?? 0) + 1);
   return {
     firstOk: ok ? ((ok.at + ok.ms - fault.lifted) / 1000).toFixed(1) : "never",
     lastBad: ((lastBad - fault.lifted) / 1000).toFixed(1),

@@ -122,7 +122,6 @@ async function startClusterServer(bin: string): Promise<TestServer> {
     await pg("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
     await start();
   } catch (error) {
-
     const log = await readFile(path.join(dir, "server.log"), "utf8").catch(() => "");
     await rm(dir, { recursive: true, force: true });
     throw new Error(`could not start PostgreSQL from ${bin}: ${(error as Error).message}\n${log}`);
