@@ -39,8 +39,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unsafe-return": "off",
     },
   },
-  // This file is plain JavaScript outside tsconfig.json.
-  { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
+  // Plain JavaScript outside tsconfig.json (this file, the socket guard preloaded into wrangler dev).
+  { files: ["**/*.js", "**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   { files: ["app/**/*.{ts,tsx}"], ...reactHooks.configs.flat.recommended },
   { files: ["app/**/*.tsx"], ...jsxA11y.flatConfigs.recommended },
 );

@@ -11,6 +11,7 @@ import postgres from "postgres";
 import { migrate } from "./db/migrate";
 import { seedDemo } from "./db/seed";
 import { freePort } from "./free-port";
+import { startDbRelay } from "./db-relay";
 import { generateVapidKeys } from "./vapid-keys";
 
 export { freePort };
@@ -38,6 +39,9 @@ export async function prepareDatabase(url: string, opts: { seed: boolean; now?: 
   }
 }
 
+/** Connections the embedded database's socket server takes at once (more wait in its relay). */
+export const EMBEDDED_MAX_CONNECTIONS = 32;
+
 /** The embedded database: PGlite keeping its files in `dataDir`, served on a local port. */
 export async function startEmbeddedDatabase(dataDir: string, port?: number): Promise<{ url: string; stop(): Promise<void> }> {
   const { PGlite } = await import("@electric-sql/pglite");
@@ -45,13 +49,19 @@ export async function startEmbeddedDatabase(dataDir: string, port?: number): Pro
   const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
   mkdirSync(dataDir, { recursive: true });
   const db = await PGlite.create(path.join(dataDir, "pgdata"), { extensions: { pgcrypto } });
-  const listenPort = port ?? (await freePort());
   // One connection is pglite-socket's default; the Worker opens one per request (docs/architecture.md).
-  const server = new PGLiteSocketServer({ db, port: listenPort, host: "127.0.0.1", maxConnections: 32 });
+  const server = new PGLiteSocketServer({ db, port: await freePort(), host: "127.0.0.1", maxConnections: EMBEDDED_MAX_CONNECTIONS });
   await server.start();
+  // The socket server drops (resets) a connection over its limit; the relay queues it instead (decision 024).
+  const relay = await startDbRelay({
+    target: `postgres://postgres@127.0.0.1:${server.getServerConn().split(":").pop()}/postgres`,
+    port,
+    maxUpstream: EMBEDDED_MAX_CONNECTIONS,
+  });
   return {
-    url: `postgres://postgres@127.0.0.1:${listenPort}/postgres`,
+    url: relay.url,
     async stop() {
+      await relay.stop();
       await server.stop().catch(() => {});
       await db.close().catch(() => {});
     },
@@ -150,8 +160,11 @@ export async function startWorker(opts: {
   registryDir?: string;
 }): Promise<Worker> {
   mkdirSync(opts.stateDir, { recursive: true });
+  // The local Hyperdrive reaches the database through a relay that answers a PostgreSQL error while the database
+  // is down instead of a refused or reset socket, which would end wrangler dev (scripts/db-relay.ts, decision 024).
+  const relay = await startDbRelay({ target: opts.databaseUrl });
   // wrangler's local Hyperdrive insists on a password in the URL; trust-auth servers ignore it.
-  const hyperdriveUrl = new URL(opts.databaseUrl);
+  const hyperdriveUrl = new URL(relay.url);
   if (!hyperdriveUrl.password) hyperdriveUrl.password = "postgres";
   const envFile = path.join(opts.stateDir, `worker-${opts.port}.env`);
   const extraArgs = [...(opts.config ? ["--config", opts.config] : []), ...(opts.testScheduled ? ["--test-scheduled"] : [])];
@@ -196,6 +209,10 @@ export async function startWorker(opts: {
         CLOUDFLARE_CF_FETCH_ENABLED: "false",
         WRANGLER_HIDE_BANNER: "true",
         NO_UPDATE_NOTIFIER: "1",
+        // A failed socket of the local Hyperdrive proxy closes both of its ends instead of ending the process.
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import ${path.join(ROOT, "scripts/wrangler-socket-guard.mjs")}`]
+          .filter(Boolean)
+          .join(" "),
       },
     },
   );
@@ -203,7 +220,7 @@ export async function startWorker(opts: {
   child.stderr?.on("data", (d) => (stderr = (stderr + d).slice(-4000)));
   const url = `http://127.0.0.1:${opts.port}`;
   const stop = async () => {
-    if (child.exitCode !== null || child.pid === undefined) return;
+    if (child.exitCode !== null || child.pid === undefined) return void (await relay.stop());
     const exited = new Promise((r) => child.once("exit", r));
     try {
       process.kill(-child.pid, "SIGTERM");
@@ -219,10 +236,14 @@ export async function startWorker(opts: {
     }, 3000);
     await exited;
     clearTimeout(timer);
+    await relay.stop();
   };
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`wrangler dev exited (${child.exitCode}):\n${stderr}`);
+    if (child.exitCode !== null) {
+      await relay.stop();
+      throw new Error(`wrangler dev exited (${child.exitCode}):\n${stderr}`);
+    }
     try {
       const res = await fetch(`${url}${opts.readyPath ?? "/login"}`, { redirect: "manual" });
       if (res.status < 500) return { url, process: child, stop };

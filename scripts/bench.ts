@@ -13,13 +13,12 @@
  */
 import path from "node:path";
 import os from "node:os";
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
-import { startPostgres, createTestDatabase } from "../tests/support/pg";
+import { ROOT, buildApp, freePort, startWorker, workerVars } from "./app-server";
 import postgres from "postgres";
 import { seedScale } from "./db/seed-scale";
-import { ensurePgBouncer, startPgBouncer } from "./pgbouncer";
+import { startBenchDatabase, treeCpuSeconds } from "./bench-stack";
 import { startLatencyProxy, type LatencyProxy } from "./latency-proxy";
 
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
@@ -33,30 +32,6 @@ interface Stats {
   p95: number;
   /** CPU time of the workerd processes per request (Linux /proc), or NaN where /proc is missing. */
   cpuMs: number;
-}
-
-/** CPU seconds used so far by the processes under `rootPid` (wrangler dev and its workerd). */
-function treeCpuSeconds(rootPid: number | undefined, name: string): number {
-  if (rootPid === undefined) return NaN;
-  try {
-    const procs = readdirSync("/proc")
-      .filter((d) => /^\d+$/.test(d))
-      .flatMap((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return [{ pid: Number(pid), ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12])) / 100 }];
-        } catch {
-          return [];
-        }
-      });
-    const byPid = new Map(procs.map((p) => [p.pid, p]));
-    const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
-    return procs.filter((p) => p.comm === name && under(p.pid)).reduce((sum, p) => sum + p.cpu, 0);
-  } catch {
-    return NaN;
-  }
 }
 
 let workerPid: number | undefined;
@@ -106,20 +81,9 @@ const fmt = (s: Stats) =>
 
 async function main() {
   if (process.env.SKIP_BUILD !== "1") await buildApp((m) => console.log(m));
-  const pg = await startPostgres();
-  const databaseUrl = await createTestDatabase(pg.url);
-  await prepareDatabase(databaseUrl, { seed: true });
+  const backend = await startBenchDatabase();
+  const { pg, databaseUrl, pooler } = backend;
   const stateDir = mkdtempSync(path.join(os.tmpdir(), "footycoach-bench-"));
-  // Hyperdrive pools connections in production; PgBouncer (transaction mode) models that here.
-  const poolWanted = process.env.BENCH_POOL !== "0";
-  const pooler = poolWanted && ensurePgBouncer() ? await startPgBouncer(databaseUrl, await freePort()) : null;
-  if (poolWanted && !pooler) {
-    console.warn(
-      "\n!!! WARNING: PgBouncer is not installed and could not be installed (needs root and apt-get).\n" +
-        "!!! This benchmark measures WITHOUT connection pooling: every request opens and authenticates a new\n" +
-        "!!! PostgreSQL connection, a cost production Hyperdrive does not pay. Install Debian's pgbouncer.\n",
-    );
-  }
   // The latency proxy: no added delay until the round-trip table switches it on.
   const proxy = await startLatencyProxy({ target: pooler?.url ?? databaseUrl, delayMs: 0 });
   const worker = await startWorker({
@@ -196,8 +160,7 @@ async function main() {
   } finally {
     await worker.stop();
     await proxy.stop();
-    pooler?.stop();
-    await pg.stop();
+    await backend.stop();
   }
   void ROOT;
 }

@@ -50,7 +50,21 @@ async function waitForPort(port: number, ms = 10_000) {
   throw new Error("pgbouncer did not start");
 }
 
-export async function startPgBouncer(databaseUrl: string, listenPort: number): Promise<{ url: string; stop(): void }> {
+export interface PgBouncerOptions {
+  /** Server connections per database and user (default 8). */
+  poolSize?: number;
+  /** How long a client waits for a server connection before PgBouncer answers an error (default: PgBouncer's 120 s). */
+  queryWaitTimeoutSeconds?: number;
+  /** Wait after a failed server login before trying again (default: PgBouncer's 15 s). */
+  serverLoginRetrySeconds?: number;
+}
+
+export async function startPgBouncer(
+  databaseUrl: string,
+  listenPort: number,
+  opts: PgBouncerOptions = {},
+): Promise<{ url: string; poolSize: number; stop(): void }> {
+  const poolSize = opts.poolSize ?? 8;
   const target = new URL(databaseUrl);
   const dir = mkdtempSync(path.join(os.tmpdir(), "footycoach-pgbouncer-"));
   chmodSync(dir, 0o777);
@@ -59,8 +73,10 @@ export async function startPgBouncer(databaseUrl: string, listenPort: number): P
     ini,
     `[databases]\n* = host=${target.hostname} port=${target.port} user=${target.username || "postgres"}\n\n` +
       `[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = ${listenPort}\nauth_type = any\npool_mode = transaction\n` +
-      `max_client_conn = 500\ndefault_pool_size = 8\nlogfile = ${dir}/pgbouncer.log\npidfile = ${dir}/pgbouncer.pid\n` +
-      `unix_socket_dir = ${dir}\nignore_startup_parameters = extra_float_digits,options\n`,
+      `max_client_conn = 500\ndefault_pool_size = ${poolSize}\nlogfile = ${dir}/pgbouncer.log\npidfile = ${dir}/pgbouncer.pid\n` +
+      `unix_socket_dir = ${dir}\nignore_startup_parameters = extra_float_digits,options\n` +
+      (opts.queryWaitTimeoutSeconds ? `query_wait_timeout = ${opts.queryWaitTimeoutSeconds}\n` : "") +
+      (opts.serverLoginRetrySeconds ? `server_login_retry = ${opts.serverLoginRetrySeconds}\n` : ""),
   );
   chmodSync(ini, 0o644);
   // PgBouncer refuses to run as root.
@@ -71,6 +87,7 @@ export async function startPgBouncer(databaseUrl: string, listenPort: number): P
   url.port = String(listenPort);
   return {
     url: url.toString(),
+    poolSize,
     stop() {
       child.kill("SIGTERM");
       spawnSync("pkill", ["-f", ini]);

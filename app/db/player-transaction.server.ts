@@ -47,6 +47,11 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
   let session: Promise<SessionUser | null> | undefined;
   let failed = false;
   let finished = false;
+  // commitWithQueued(): the statements queued now go out with COMMIT at the end of their message.
+  let commitInMessage = false;
+  // A message that ended in COMMIT failed: its transaction may still be open and aborted (the statements after
+  // the error, COMMIT included, were skipped), so the next message or endTransaction rolls it back first.
+  let mustRollback = false;
 
   const isRead = (text: string) => /^\s*(select|with)\b/i.test(text);
 
@@ -55,41 +60,60 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
     flushing = undefined;
     const items = queue;
     queue = [];
+    const withCommit = commitInMessage;
+    commitInMessage = false;
+    const groups: Pending[][] = [];
     let group: Pending[] = [];
-    const sendGroup = () => {
-      if (group.length === 0) return;
-      const members = group;
+    const close = () => {
+      if (group.length) groups.push(group);
       group = [];
-      // The first message opens the transaction: BEGIN has no result set of its own, so every member's
-      // result set follows it (and the replayed opening statements') in order.
-      const prefix = begun ? "" : "begin;\n" + (reopened ? opening.map((t) => `${t};\n`).join("") : "");
-      begun = true;
-      const text = prefix + members.map((m) => m.text).join(";\n");
-      const done = connection
-        .unsafe(text)
-        .execute()
-        .then((result: unknown) => {
-          const sets = result as unknown[];
-          const list = members.length === 1 && !prefix ? [sets] : (sets as unknown[][]).slice(prefix ? sets.length - members.length : 0);
-          if (list.length !== members.length) throw new Error("Result sets do not match the statements sent.");
-          members.forEach((m, i) => m.resolve(list[i]));
-        })
-        .catch((error: unknown) => {
-          failed = true;
-          for (const m of members) m.reject(error);
-        });
-      inFlight.push(done);
     };
     for (const item of items) {
       if (isRead(item.text)) {
         group.push(item);
         continue;
       }
-      sendGroup();
+      close();
       group.push(item);
-      sendGroup();
+      close();
     }
-    sendGroup();
+    close();
+    groups.forEach((members, i) => sendGroup(members, withCommit && i === groups.length - 1));
+  }
+
+  function sendGroup(members: Pending[], withCommit: boolean) {
+    // The first message opens the transaction: BEGIN has no result set of its own, so every member's result set
+    // follows it (and the replayed opening statements') in order; a trailing COMMIT's comes last.
+    const prefix =
+      (mustRollback ? "rollback;\n" : "") + (begun ? "" : "begin;\n" + (reopened ? opening.map((t) => `${t};\n`).join("") : ""));
+    mustRollback = false;
+    begun = true;
+    const suffix = withCommit ? ";\ncommit" : "";
+    if (withCommit) {
+      // The transaction ends with this message: whatever is sent after it opens a new one (in order on the
+      // connection, so it must know now, not when the answer arrives).
+      counter.statements++;
+      begun = false;
+      reopened = true;
+    }
+    const text = prefix + members.map((m) => m.text).join(";\n") + suffix;
+    const done = connection
+      .unsafe(text)
+      .execute()
+      .then((result: unknown) => {
+        const sets = result as unknown[];
+        const single = members.length === 1 && !prefix && !suffix;
+        const start = sets.length - members.length - (suffix ? 1 : 0);
+        const list = single ? [sets] : (sets as unknown[][]).slice(prefix ? start : 0, (prefix ? start : 0) + members.length);
+        if (list.length !== members.length) throw new Error("Result sets do not match the statements sent.");
+        members.forEach((m, i) => m.resolve(list[i]));
+      })
+      .catch((error: unknown) => {
+        failed = true;
+        if (withCommit) mustRollback = true;
+        for (const m of members) m.reject(error);
+      });
+    inFlight.push(done);
   }
 
   function send<T>(text: string): Promise<T> {
@@ -114,7 +138,18 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
     }
     await Promise.all(inFlight);
     inFlight.length = 0;
-    if (!begun) return true;
+    if (mustRollback) {
+      // A message that ended in COMMIT failed: end whatever is left of its transaction.
+      mustRollback = false;
+      failed = false;
+      counter.statements++;
+      await connection.unsafe("rollback").execute();
+      return false;
+    }
+    if (!begun) {
+      failed = false;
+      return true;
+    }
     begun = false;
     reopened = true;
     const ok = !failed;
@@ -159,6 +194,16 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
       }
       if (value.status === "rejected") throw toAnswer(value.reason);
       return value.value as T;
+    },
+
+    /**
+     * COMMIT travels at the end of the message of the statements queued in this tick (call it right after issuing
+     * the write, before awaiting it): the write's result resolves only once its COMMIT succeeded, and the locks it
+     * took are held for the database's own time instead of a round trip to the Worker and back. Only for a write
+     * that is harmless without a confirmed session (it then ran with no identity and wrote nothing).
+     */
+    commitWithQueued(): void {
+      commitInMessage = true;
     },
 
     async commit(): Promise<void> {

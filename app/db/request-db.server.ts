@@ -67,6 +67,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     },
     statementCount: () => counter.statements,
     commit: () => player.commit(),
+    commitWithQueued: () => player.commitWithQueued(),
     finish: () => player.finish(),
   };
 }

@@ -68,6 +68,12 @@ export interface Db {
    */
   commit(): Promise<void>;
   /**
+   * Sends COMMIT in the same message as the statements issued in this tick (call right after issuing the write,
+   * before awaiting it): one round trip for check, write and COMMIT, and the write's result resolves only after
+   * the COMMIT succeeded. For writes that write nothing without a confirmed session (decision 024).
+   */
+  commitWithQueued(): void;
+  /**
    * Ends the request's transaction (COMMIT, or ROLLBACK when a statement failed) and frees its connection.
    * The Worker awaits it before answering a write and answers 503 if it throws (a COMMIT that failed); after a
    * read it may run once the answer is sent.

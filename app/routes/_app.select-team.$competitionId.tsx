@@ -9,7 +9,7 @@ import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
 import { selectionRefusalReason } from "~/lib/outcome-messages";
 import { groupFixtures } from "~/models/fixture-rows.server";
-import { getTeamSelectionPage, saveTeamSelection } from "~/models/selections.server";
+import { getTeamSelectionPage, saveTeamSelection, type SaveSelectionCode } from "~/models/selections.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/pages/selection.css?url";
@@ -86,21 +86,30 @@ async function select(request: Request, context: AppLoadContext, competitionId: 
   const parsed = parseForm(form, SelectSchema);
   if (!parsed.ok) return invalid(parsed.errors, "Failed to save team selection.");
 
-  let code: string;
+  // What the player chose, kept by the form when nothing could be saved (the dialog stays open: Yes tries again).
+  const echo = { team: parsed.data.team };
+  let code: SaveSelectionCode;
   try {
-    // The pick travels with the session check (one round trip); it counts only if the session is confirmed.
-    ({ data: code } = await requireUserWith(request, context, (userId) =>
-      saveTeamSelection(context.db, userId, competitionId, parsed.data.team),
-    ));
+    // The pick travels with the session check and its COMMIT in one message (one round trip; decision 024): the
+    // competition row it locks is held for the database's own time, not a round trip to the Worker and back. It
+    // counts only if the session is confirmed (else it ran with no identity and wrote nothing).
+    ({ data: code } = await requireUserWith(request, context, (userId) => {
+      const saving = saveTeamSelection(context.db, userId, competitionId, parsed.data.team);
+      context.db.commitWithQueued();
+      return saving;
+    }));
   } catch (error) {
-    if (error instanceof Response) throw error;
-    // Never a stack trace: the player gets the error toast and can try again.
-    console.error("save_team_selection failed:", (error as Error)?.message ?? error);
-    code = "error";
+    // The login redirect, or a 400 for a value the database cannot take.
+    if (error instanceof Response && error.status !== 503) throw error;
+    // Nothing was saved: the database is unavailable (down, restarting, no pooled connection), or the message
+    // failed (its COMMIT included). The spec's failure text with 503, never a stack trace, and the form keeps the
+    // chosen team so that Yes tries again.
+    if (!(error instanceof Response)) console.error("save_team_selection failed:", (error as Error)?.message ?? error);
+    return invalid({}, "Failed to save team selection.", 503, echo);
   }
   if (code === "saved") {
     // The success toast only after the COMMIT: a failed one answers the spec's failure text with 503.
-    const failed = await commitOrRefuse(context.db, "Failed to save team selection.");
+    const failed = await commitOrRefuse(context.db, "Failed to save team selection.", echo);
     if (failed) return failed;
     return redirectWithToast(context.env, here, { type: "success", message: "Team selection saved successfully!" });
   }
@@ -112,7 +121,7 @@ async function select(request: Request, context: AppLoadContext, competitionId: 
 
 export default function TeamSelectionPage() {
   const d = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>() as { message?: string } | undefined;
+  const actionData = useActionData<typeof action>() as { message?: string; team?: string } | undefined;
   const navigate = useNavigate();
   const [pending, setPending] = useState<string | null>(null);
   // Fresh loader data (after the save's redirect, the "reload") closes the dialog.
@@ -122,12 +131,14 @@ export default function TeamSelectionPage() {
     setPending(null);
   }
   const here = `/select-team/${d.competition.id}`;
-  const confirmTeam = pending ?? d.confirmTeam;
+  // A save that could not be made (503) keeps the chosen team in its dialog, so Yes tries again.
+  const confirmTeam = pending ?? d.confirmTeam ?? (actionData?.team && d.selectable.includes(actionData.team) ? actionData.team : null);
   const saving = usePending("select");
 
   const cancel = () => {
     setPending(null);
-    if (d.confirmTeam) navigate(here, { replace: true, preventScrollReset: true });
+    // A kept choice (the save's 503 answer) is closed by navigating away from that answer too.
+    if (d.confirmTeam || actionData?.team) navigate(here, { replace: true, preventScrollReset: true });
   };
 
   return (

@@ -141,3 +141,71 @@ describe("a failed COMMIT is an error answer, never success", () => {
     await server.finish();
   });
 });
+
+describe("a write whose COMMIT travels in its own message (commitWithQueued, decision 024)", () => {
+  /** A write the player path sends as a read (as `select public.save_team_selection(...)` is): grouped with the check. */
+  const setTimeZone = (zone: string) => (tx: Parameters<Parameters<ReturnType<typeof createDb>["asUser"]>[1]>[0]) =>
+    tx`with u as (update public.profiles set time_zone = ${zone} where id = ${alice} returning id) select count(*)::int as n from u`;
+
+  async function signedInLazily(url: string) {
+    const hash = createHash("sha256").update(`queued-${Math.random()}`).digest("hex");
+    await db.sql`insert into account.sessions (id, user_id, created_at, expires_at) values (${hash}, ${alice}, '2020-01-01', '2099-01-01')`;
+    return { server: createDb(url, new Date()), hash };
+  }
+
+  it("check, write and COMMIT go in one message: saved once its result is there, and later statements open a new transaction", async () => {
+    await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
+    const { server, hash } = await signedInLazily(proxy.url);
+    proxy.reset();
+    const checked = server.authenticate(hash);
+    const written = server.asUser(alice, setTimeZone("Asia/Tokyo"));
+    server.commitWithQueued();
+    expect((await checked)?.id).toBe(alice);
+    expect(await written).toEqual([{ n: 1 }]);
+    // Committed before anything else is sent: another connection sees it.
+    expect(await timeZoneOf(alice)).toBe("Asia/Tokyo");
+    await proxy.settle();
+    const snapshot = proxy.snapshot();
+    expect(snapshot.queryRoundTrips).toBe(1);
+    await server.commit(); // nothing left to commit: no statement, no error
+    const [who] = await server.asUser(alice, (tx) => tx`select auth.uid() as uid, current_user as role`);
+    expect(who).toEqual({ uid: alice, role: "authenticated" });
+    await server.finish();
+  });
+
+  it("a COMMIT refused at the end of the message rejects the write itself; nothing is saved", async () => {
+    await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
+    const { server, hash } = await signedInLazily(db.url);
+    const checked = settled(server.authenticate(hash));
+    const written = settled(server.asUser(alice, setTimeZone(REFUSED_AT_COMMIT)));
+    server.commitWithQueued();
+    await checked;
+    expect(String(await written)).toMatch(/refused at commit/);
+    expect(await timeZoneOf(alice)).toBe("Europe/London");
+    // The caller already has the error: commit() and finish() roll back what is left, without a throw.
+    await server.commit();
+    await server.finish();
+    expect(await timeZoneOf(alice)).toBe("Europe/London");
+  });
+
+  it("a write that fails before its COMMIT leaves nothing, and the connection is usable again", async () => {
+    await db.sql`update public.profiles set time_zone = 'Europe/London' where id = ${alice}`;
+    const { server, hash } = await signedInLazily(db.url);
+    const checked = settled(server.authenticate(hash));
+    const written = settled(
+      server.asUser(
+        alice,
+        (tx) => tx`with u as (update public.profiles set time_zone = 'Asia/Tokyo' where id = ${alice} returning 1/0 as x) select * from u`,
+      ),
+    );
+    server.commitWithQueued();
+    await checked;
+    expect(String(await written)).toMatch(/division by zero/);
+    // The server path of the same request still works (its own connection), and the player path ends cleanly.
+    const [{ one }] = await server.serviceStatement((sql) => sql`select 1 as one`);
+    expect(one).toBe(1);
+    await server.commit();
+    await server.finish();
+    expect(await timeZoneOf(alice)).toBe("Europe/London");
+  });
+});

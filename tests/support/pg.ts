@@ -29,6 +29,9 @@ export interface TestServer {
   url: string;
   kind: DbKind;
   stop(): Promise<void>;
+  /** A server this run started (Debian PostgreSQL): shut it down (fast mode) and start it again, keeping its data. */
+  halt?(): Promise<void>;
+  resume?(): Promise<void>;
 }
 
 interface PgliteServer extends TestServer {
@@ -85,6 +88,12 @@ export async function startPostgres(): Promise<TestServer> {
 // ---------------------------------------------------------------------------------------------------------
 // Debian PostgreSQL: a throwaway cluster
 
+/** A throwaway Debian PostgreSQL cluster (with halt/resume), or null where the binaries are missing. */
+export async function startPostgresCluster(): Promise<TestServer | null> {
+  const bin = findPostgresBin();
+  return bin ? startClusterServer(bin) : null;
+}
+
 async function startClusterServer(bin: string): Promise<TestServer> {
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(path.join(os.tmpdir(), "footy-pg-"));
@@ -99,18 +108,19 @@ async function startClusterServer(bin: string): Promise<TestServer> {
     asRoot ? run("runuser", ["-u", "postgres", "--", path.join(bin, program), ...args]) : run(path.join(bin, program), args);
 
   const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c fsync=off",
+    "-c full_page_writes=off",
+    "-c synchronous_commit=off",
+    "-c max_connections=200",
+  ].join(" ");
+  const start = () => pg("pg_ctl", ["-D", dataDir, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
   try {
     await pg("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]);
-    const options = [
-      `-p ${port}`,
-      `-k ${dir}`,
-      "-c listen_addresses=127.0.0.1",
-      "-c fsync=off",
-      "-c full_page_writes=off",
-      "-c synchronous_commit=off",
-      "-c max_connections=200",
-    ].join(" ");
-    await pg("pg_ctl", ["-D", dataDir, "-l", path.join(dir, "server.log"), "-w", "-t", "60", "-o", options, "start"]);
+    await start();
   } catch (error) {
     const log = await readFile(path.join(dir, "server.log"), "utf8").catch(() => "");
     await rm(dir, { recursive: true, force: true });
@@ -134,6 +144,12 @@ async function startClusterServer(bin: string): Promise<TestServer> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     kind: "postgres",
+    async halt() {
+      await pg("pg_ctl", ["-D", dataDir, "-m", "fast", "-w", "stop"]);
+    },
+    async resume() {
+      await start();
+    },
     async stop() {
       if (stopped) return;
       await pg("pg_ctl", ["-D", dataDir, "-m", "immediate", "-w", "stop"]).catch(() => {});
