@@ -51,7 +51,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     target: "webworker",
     resolve: { conditions: ["workerd", "worker", "browser"], externalConditions: ["workerd", "worker"] },
   },
-  build: isSsrBuild ? {} : { sourcemap: !!process.env.MAPS, rollupOptions: { output: { manualChunks: clientChunks() } } },
+  build: isSsrBuild ? {} : { rollupOptions: { output: { manualChunks: clientChunks() } } },
   plugins: [
     remix({
       future: {
