@@ -80,6 +80,7 @@ create function private.knockout_counts_now(p_competition_id uuid, p_match_day i
   returns table (out_count integer, remaining integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (select c.id, c.league, c.season from public.competitions c where c.id = p_competition_id),
   o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, p_match_day) o)
@@ -166,6 +167,7 @@ create function private.live_knockout_table(p_competition_id uuid, p_offset inte
                  still_in integer, remaining integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (
     select c.id, c.league, c.season, c.current_match_day as md
@@ -245,6 +247,7 @@ create function private.live_season_table(p_competition_id uuid, p_offset intege
                  rank_before integer, "position" integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (
     select c.id, c.league, c.season, c.current_match_day as md
@@ -394,6 +397,7 @@ create function private.live_scout_board(p_league text, p_season text, p_match_d
                  total_points integer, exact_count integer, live_points integer, mine boolean)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with live as (
     select f.id, f.live_home_score, f.live_away_score

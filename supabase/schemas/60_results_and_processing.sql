@@ -1089,6 +1089,7 @@ create function private.knockout_counts_now(p_competition_id uuid, p_match_day i
   returns table (out_count integer, remaining integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (select c.id, c.league, c.season from public.competitions c where c.id = p_competition_id),
   o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, p_match_day) o)
@@ -1231,6 +1232,7 @@ create function private.live_knockout_table(p_competition_id uuid, p_offset inte
                  still_in integer, remaining integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (
     select c.id, c.league, c.season, c.current_match_day as md
@@ -1310,6 +1312,7 @@ create function private.live_season_table(p_competition_id uuid, p_offset intege
                  rank_before integer, "position" integer)
   language sql stable security definer
   set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with c as (
     select c.id, c.league, c.season, c.current_match_day as md

@@ -191,14 +191,16 @@ test("the season leaderboard's provisional table changes as the admin enters liv
   await expect(admin.getByText(`${league} ${season}, Match Day 1`)).toBeVisible();
 
   const timeout = { timeout: 15_000 };
-  // H1 leads: a (H1) 3 points, top; b (A1) and c (H2, not started) drop to 2nd
+  // H1 leads: a (H1) 3 points, top; c (H2, not started) 2nd; b (A1, goal difference -1) 3rd
   await liveScore(admin, H1, A1, 1, 0);
   await expect(table).toContainText("Provisional: if it ended now", timeout);
   await expect(row(a)).toContainText("1st", timeout);
   await expect(row(a)).toContainText("no change");
-  await expect(row(b)).toContainText("2nd");
-  await expect(row(b)).toContainText("down 1 place");
+  await expect(row(c)).toContainText("2nd");
+  await expect(row(c)).toContainText("down 1 place");
   await expect(row(c)).toContainText(`${H2} (not started)`);
+  await expect(row(b)).toContainText("3rd");
+  await expect(row(b)).toContainText("down 2 places");
 
   // H2 leads 2-0: c passes a on goal difference
   await liveScore(admin, H2, A2, 2, 0);
