@@ -104,3 +104,31 @@ describe("readSchedulerEnv: the data feed's settings", () => {
     expect(feedNotConfigured(odd)).not.toContain("token with spaces");
   });
 });
+
+describe("readSchedulerEnv: LIVE (the web Worker's LiveMatchDay objects, decision 022)", () => {
+  const namespace = { idFromName: () => ({}), get: () => ({}) } as unknown as SchedulerBindings["LIVE"];
+
+  it("is optional outside production: without it the feed tells no page and nothing is reported", () => {
+    for (const ENVIRONMENT of ["development", "test"]) {
+      const env = readSchedulerEnv(bindings({ ENVIRONMENT }));
+      expect(env.LIVE).toBeNull();
+      expect(env.liveProblems).toEqual([]);
+    }
+  });
+
+  it("is required in production (a problem, not a failure: the feed still runs)", () => {
+    expect(readSchedulerEnv(bindings(production)).liveProblems).toEqual([
+      'LIVE: production needs the LiveMatchDay binding (durable_objects, script_name = "footycoach-web")',
+    ]);
+    const env = readSchedulerEnv(bindings({ ...production, LIVE: namespace }));
+    expect(env.liveProblems).toEqual([]);
+    expect(env.LIVE).toBe(namespace);
+  });
+
+  it("must be a Durable Object binding, in any environment", () => {
+    const wrong = { fetch: () => null } as unknown as SchedulerBindings["LIVE"];
+    const env = readSchedulerEnv(bindings({ ENVIRONMENT: "test", LIVE: wrong }));
+    expect(env.LIVE).toBeNull();
+    expect(env.liveProblems).toEqual(["LIVE: must be a Durable Object binding (LiveMatchDay)"]);
+  });
+});
