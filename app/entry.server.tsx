@@ -1,4 +1,4 @@
-import type { EntryContext } from "@remix-run/cloudflare";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server.node";
 
@@ -19,7 +19,9 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
+  loadContext: AppLoadContext,
 ): Promise<Response> {
+  endReadBeforeRender(request, loadContext);
   return new Promise((resolve, reject) => {
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -65,4 +67,22 @@ export default function handleRequest(
     });
     const timer = setTimeout(() => stream.abort(), ABORT_DELAY);
   });
+}
+
+/** A single-fetch data request (`.data`): its loaders are done too, so a read ends its transaction now. */
+export const handleDataRequest: HandleDataRequestFunction = (response, { request, context }) => {
+  endReadBeforeRender(request, context);
+  return response;
+};
+
+/**
+ * Every loader of a read has run: its transaction ends now, before the page is rendered, so its pooled database
+ * connection is free again one round trip later instead of after the render and the answer (under load the render
+ * waits for CPU, and a deadline rush ran out of pooled connections held idle in transactions; decision 024). Not
+ * awaited: a read's answer never waited for its COMMIT. A write ends its own transaction (db.commit(), decision 016)
+ * and the Worker awaits the rest, so nothing changes for POSTs.
+ */
+function endReadBeforeRender(request: Request, context: AppLoadContext) {
+  if (request.method !== "GET" && request.method !== "HEAD") return;
+  context.db.finish().catch((error: unknown) => console.error("ending a read failed:", (error as Error)?.message ?? error));
 }

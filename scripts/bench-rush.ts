@@ -26,7 +26,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createCookie } from "@remix-run/cloudflare";
 import { buildApp, freePort, startWorker, workerVars, type Worker } from "./app-server";
@@ -365,6 +365,8 @@ async function rush(
   const samples: Sample[] = [];
   const faults: { start: number; lifted: number; what: string }[] = [];
   const cpuBefore = treeCpuSeconds(currentWorker().process.pid, "workerd");
+  const postmaster = await postmasterPid(sql);
+  const pgCpuBefore = treeCpuSeconds(postmaster, "postgres");
 
   const injector = (async () => {
     if (run === "rush") return;
@@ -437,6 +439,8 @@ async function rush(
   await sampler;
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = treeCpuSeconds(currentWorker().process.pid, "workerd") - cpuBefore;
+  // After a database restart the postmaster is a new process: PostgreSQL CPU only for runs without one.
+  const pgCpu = run === "db-stop" ? NaN : treeCpuSeconds(postmaster, "postgres") - pgCpuBefore;
 
   // The audit.
   const rows = await sql<{ user_id: string; team: string; n: number; late: boolean }[]>`
@@ -482,7 +486,8 @@ async function rush(
   return {
     report(idle?: Map<Kind, number[]>) {
       return [
-        `  ${samples.length} requests in ${elapsed.toFixed(1)} s; ${acknowledged} picks acknowledged: ${(acknowledged / RUSH_SECONDS).toFixed(1)} picks/s on average over the ${RUSH_SECONDS} s, ${peak} in the busiest second; workerd CPU ${cpu.toFixed(1)} s`,
+        `  ${samples.length} requests in ${elapsed.toFixed(1)} s; ${acknowledged} picks acknowledged: ${(acknowledged / RUSH_SECONDS).toFixed(1)} picks/s on average over the ${RUSH_SECONDS} s, ${peak} in the busiest second; ` +
+          `CPU: workerd ${cpu.toFixed(1)} s (${((cpu * 1000) / samples.length).toFixed(1)} ms a request), PostgreSQL ${pgCpu.toFixed(1)} s (${((pgCpu * 1000) / samples.length).toFixed(1)} ms a request)`,
         latencyTable(samples, kinds, idle),
         `  database, sampled every 250 ms: backends waiting for a lock avg ${(waits.lock / Math.max(1, waits.samples)).toFixed(1)} (max ${waits.lockMax}), ` +
           `running avg ${(waits.active / Math.max(1, waits.samples)).toFixed(1)}, idle in a transaction avg ${(waits.idleInTx / Math.max(1, waits.samples)).toFixed(1)} (max ${waits.idleInTxMax})`,
@@ -508,6 +513,16 @@ async function rush(
       );
     },
   };
+}
+
+/** The PostgreSQL server's main process (its backends are its children), from its data directory's postmaster.pid. */
+async function postmasterPid(sql: postgres.Sql): Promise<number | undefined> {
+  try {
+    const [{ dir }] = await sql<{ dir: string }[]>`select current_setting('data_directory') as dir`;
+    return Number(readFileSync(path.join(dir, "postmaster.pid"), "utf8").split("\n")[0]);
+  } catch {
+    return undefined;
+  }
 }
 
 function recoveryFigures(samples: Sample[], fault: { start: number; lifted: number }) {

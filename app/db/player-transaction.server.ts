@@ -84,8 +84,8 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
   function sendGroup(members: Pending[], withCommit: boolean) {
     // The first message opens the transaction: BEGIN has no result set of its own, so every member's result set
     // follows it (and the replayed opening statements') in order; a trailing COMMIT's comes last.
-    const prefix =
-      (mustRollback ? "rollback;\n" : "") + (begun ? "" : "begin;\n" + (reopened ? opening.map((t) => `${t};\n`).join("") : ""));
+    const prefixStatements = [...(mustRollback ? ["rollback"] : []), ...(begun ? [] : ["begin", ...(reopened ? opening : [])])];
+    const prefix = prefixStatements.map((t) => `${t};\n`).join("");
     mustRollback = false;
     begun = true;
     const suffix = withCommit ? ";\ncommit" : "";
@@ -102,9 +102,10 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
       .execute()
       .then((result: unknown) => {
         const sets = result as unknown[];
-        const single = members.length === 1 && !prefix && !suffix;
-        const start = sets.length - members.length - (suffix ? 1 : 0);
-        const list = single ? [sets] : (sets as unknown[][]).slice(prefix ? start : 0, (prefix ? start : 0) + members.length);
+        // One result set per statement of the prefix, then the members' (postgres.js leaves out a trailing COMMIT's).
+        // A lone statement's rows come flat (with a trailing COMMIT too, whose result is left out).
+        const single = members.length === 1 && !prefix && (!suffix || !Array.isArray(sets[0]));
+        const list = single ? [sets] : (sets as unknown[][]).slice(prefixStatements.length, prefixStatements.length + members.length);
         if (list.length !== members.length) throw new Error("Result sets do not match the statements sent.");
         members.forEach((m, i) => m.resolve(list[i]));
       })
@@ -139,11 +140,15 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
     await Promise.all(inFlight);
     inFlight.length = 0;
     if (mustRollback) {
-      // A message that ended in COMMIT failed: end whatever is left of its transaction.
+      // A message that ended in COMMIT failed, so nothing of it was saved (its caller has the error): end whatever
+      // is left of its transaction. Its ROLLBACK failing too (the connection is gone) changes nothing: no throw.
       mustRollback = false;
       failed = false;
       counter.statements++;
-      await connection.unsafe("rollback").execute();
+      await connection
+        .unsafe("rollback")
+        .execute()
+        .catch(() => {});
       return false;
     }
     if (!begun) {

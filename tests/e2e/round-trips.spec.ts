@@ -25,7 +25,8 @@ import { countersClient, type Snapshot } from "../../scripts/latency-proxy";
  * BEGIN, the clock, the session check and the page's reads together, and the COMMIT, which travels after the
  * answer. A write is the session check and the write in one message, then the COMMIT awaited before the
  * redirect (before issue 19 the competition page read once more after the check, and a write waited for the
- * check before sending itself: 4 each).
+ * check before sending itself: 4 each). Saving a pick sends its COMMIT in that same message (decision 024: the
+ * competition lock it takes is no longer held across a round trip to the Worker): 2.
  * Before decision 012: dashboard 13, competitions 11, my-competitions 11, competition 25, select-team 17,
  * leaderboard 13, season leaderboard 15, scout 3, profile 9, join 9, save a pick 9.
  */
@@ -40,7 +41,7 @@ const BUDGET: Record<string, number> = {
   "GET /scout": 3,
   "GET /profile": 3,
   "POST join a competition": 3,
-  "POST save a pick": 3,
+  "POST save a pick": 2,
   "POST redeem a Scout ticket": 3,
   "POST save a Scout prediction": 3,
 };
