@@ -885,7 +885,6 @@ create function private.live_scout_board(p_league text, p_season text, p_match_d
                  total_points integer, exact_count integer, live_points integer, mine boolean)
   language sql stable security definer
   set search_path = ''
-  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
   with live as (
     select f.id, f.live_home_score, f.live_away_score
