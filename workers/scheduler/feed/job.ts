@@ -86,97 +86,107 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
     }
   };
 
-  for (let i = 0; i < linked && client.canRequest(); i++) {
-    const [league] = await timed("db_ms", () =>
-      atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`),
-    );
-    if (!league) break;
-    summary.leagues++;
-    const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
+  // The notifies of committed leagues are awaited even when a later league's step throws (the tick fails then, but
+  // what was committed is still told).
+  const told = async () => {
+    for (const outcome of await Promise.all(notifying)) {
+      summary.live_notified += outcome.notified;
+      summary.live_failed += outcome.failed;
+    }
+  };
+  try {
+    for (let i = 0; i < linked && client.canRequest(); i++) {
+      const [league] = await timed("db_ms", () =>
+        atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`),
+      );
+      if (!league) break;
+      summary.leagues++;
+      const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
 
-    if (!settings.token) {
-      await timed("db_ms", () =>
-        recordFailure(
-          sql,
-          now,
-          league,
-          { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null },
-          0,
-        ),
-      );
-      summary.failed++;
-      continue;
-    }
-    const before = client.requests;
-    const answer = await timed("http_ms", () => client.competitionMatches(league.code, league.season_year));
-    const requests = client.requests - before;
-    if (!answer.ok) {
-      console.warn(`feed ${label}: ${answer.failure.message}`);
-      await timed("db_ms", () => recordFailure(sql, now, league, answer.failure, requests));
-      summary.failed++;
-      continue;
-    }
-    const mapped = mapMatchesResponse(answer.body);
-    if (!mapped.ok) {
-      console.warn(`feed ${label}: ${mapped.error}`);
-      await timed("db_ms", () =>
-        recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests),
-      );
-      summary.failed++;
-      continue;
-    }
-    if (mapped.skipped.length > 0) {
-      const reasons = [...new Set(mapped.skipped.map((s) => s.reason))].slice(0, 5).join("; ");
-      console.warn(`feed ${label}: ${mapped.skipped.length} match(es) skipped: ${reasons}`);
-    }
-    try {
-      const [{ result }] = await timed("db_ms", () =>
-        atTime(
-          sql,
-          now,
-          (tx) => tx<{ result: SyncSummary }[]>`
-            select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
-                     as result`,
-        ),
-      );
-      const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
-      // Committed (atTime returned): tell the live pages of the match days it wrote, while the job goes on.
-      const matchDays = Array.isArray(r.match_days) ? r.match_days.filter((md) => Number.isInteger(md)) : [];
-      if (settings.notifyLive && matchDays.length > 0) {
-        notifying.push(
-          settings
-            .notifyLive(matchDays.map((matchDay) => ({ league: league.league, season: league.season, matchDay })))
-            .catch((error: unknown) => {
-              console.error(`feed ${label}: live notify failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`);
-              return { notified: 0, failed: matchDays.length };
-            }),
+      if (!settings.token) {
+        await timed("db_ms", () =>
+          recordFailure(
+            sql,
+            now,
+            league,
+            { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null },
+            0,
+          ),
         );
+        summary.failed++;
+        continue;
       }
-      summary.synced++;
-      summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
-      summary.results += r.results ?? 0;
-      summary.corrections += r.corrections ?? 0;
-      summary.skipped += (r.skipped ?? 0) + mapped.skipped.length;
-    } catch (error) {
-      // Nothing of this league was written (one transaction); the next attempt comes after the backoff.
-      const message = String((error as Error)?.message ?? error).slice(0, 300);
-      console.error(`feed ${label}: could not save: ${message}`);
-      await timed("db_ms", () =>
-        recordFailure(
-          sql,
-          now,
-          league,
-          { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null },
-          requests,
-        ),
-      );
-      summary.failed++;
+      const before = client.requests;
+      const answer = await timed("http_ms", () => client.competitionMatches(league.code, league.season_year));
+      const requests = client.requests - before;
+      if (!answer.ok) {
+        console.warn(`feed ${label}: ${answer.failure.message}`);
+        await timed("db_ms", () => recordFailure(sql, now, league, answer.failure, requests));
+        summary.failed++;
+        continue;
+      }
+      const mapped = mapMatchesResponse(answer.body);
+      if (!mapped.ok) {
+        console.warn(`feed ${label}: ${mapped.error}`);
+        await timed("db_ms", () =>
+          recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests),
+        );
+        summary.failed++;
+        continue;
+      }
+      if (mapped.skipped.length > 0) {
+        const reasons = [...new Set(mapped.skipped.map((s) => s.reason))].slice(0, 5).join("; ");
+        console.warn(`feed ${label}: ${mapped.skipped.length} match(es) skipped: ${reasons}`);
+      }
+      try {
+        const [{ result }] = await timed("db_ms", () =>
+          atTime(
+            sql,
+            now,
+            (tx) => tx<{ result: SyncSummary }[]>`
+              select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
+                       as result`,
+          ),
+        );
+        const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
+        // Committed (atTime returned): tell the live pages of the match days it wrote, while the job goes on.
+        const matchDays = Array.isArray(r.match_days) ? r.match_days.filter((md) => Number.isInteger(md)) : [];
+        if (settings.notifyLive && matchDays.length > 0) {
+          notifying.push(
+            settings
+              .notifyLive(matchDays.map((matchDay) => ({ league: league.league, season: league.season, matchDay })))
+              .catch((error: unknown) => {
+                console.error(`feed ${label}: live notify failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`);
+                return { notified: 0, failed: matchDays.length };
+              }),
+          );
+        }
+        summary.synced++;
+        summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
+        summary.results += r.results ?? 0;
+        summary.corrections += r.corrections ?? 0;
+        summary.skipped += (r.skipped ?? 0) + mapped.skipped.length;
+      } catch (error) {
+        // Nothing of this league was written (one transaction); the next attempt comes after the backoff.
+        const message = String((error as Error)?.message ?? error).slice(0, 300);
+        console.error(`feed ${label}: could not save: ${message}`);
+        await timed("db_ms", () =>
+          recordFailure(
+            sql,
+            now,
+            league,
+            { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null },
+            requests,
+          ),
+        );
+        summary.failed++;
+      }
     }
+  } catch (error) {
+    await told();
+    throw error;
   }
+  await told();
   summary.requests = client.requests;
-  for (const outcome of await Promise.all(notifying)) {
-    summary.live_notified += outcome.notified;
-    summary.live_failed += outcome.failed;
-  }
   return summary;
 }
