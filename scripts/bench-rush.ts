@@ -26,7 +26,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createCookie } from "@remix-run/cloudflare";
 import { buildApp, freePort, startWorker, workerVars, type Worker } from "./app-server";
@@ -93,8 +93,20 @@ async function main() {
   const sql = postgres(backend.databaseUrl, { max: 2, onnotice: () => {} });
   let worker: Worker | undefined;
   const port = await freePort();
-  const serve = async () =>
-    (worker = await startWorker({ port, databaseUrl: backend.appUrl, vars: { ...vars, DB_EMBEDDED: "0" }, stateDir, quiet: true }));
+  // wrangler dev's errors go to a file; its exit is reported (a Worker that dies mid-run shows as "no answer").
+  const workerLog = path.join(stateDir, "wrangler-stderr.log");
+  const serve = async () => {
+    worker = await startWorker({ port, databaseUrl: backend.appUrl, vars: { ...vars, DB_EMBEDDED: "0" }, stateDir, quiet: true });
+    const started = performance.now();
+    worker.process.stderr?.on("data", (d: Buffer) => appendFileSync(workerLog, d));
+    worker.process.once("exit", (code, signal) => {
+      if (signal !== "SIGTERM")
+        log(
+          `!!! wrangler dev exited (${code ?? signal}) ${((performance.now() - started) / 1000).toFixed(1)} s after it started; its stderr: ${workerLog}`,
+        );
+    });
+    return worker;
+  };
   try {
     const setup = performance.now();
     const { competitionId, league, season, matchDay, teams } = await arrangeRush(sql, PLAYERS + IDLE_PLAYERS);
@@ -253,12 +265,18 @@ async function request(
     status = res.status;
     location = res.headers.get("location") ?? "";
     flash = res.headers.getSetCookie().find((c) => c.startsWith("fc_flash=")) ?? null;
-  } catch {
+  } catch (error) {
     status = 0;
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    const why = e.name === "TimeoutError" ? "timeout 30 s" : (e.cause?.code ?? e.cause?.message ?? e.message);
+    noAnswer.set(why, (noAnswer.get(why) ?? 0) + 1);
   }
   samples.push({ kind, at: start - t0, ms: performance.now() - start, status });
   return { status, location, flash, body, sentAt: start - t0 };
 }
+
+/** Why requests got no answer, by cause (connection refused, reset, the driver's 30 s timeout), per run. */
+const noAnswer = new Map<string, number>();
 
 const flashCookie = (secret: string) => createCookie("fc_flash", { secrets: [secret] });
 let flashSecret = "";
@@ -321,6 +339,8 @@ function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<
       `  ${k.padEnd(32)} ${String(list.length).padStart(6)} ${pct(list, 50).toFixed(1).padStart(8)} ${pct(list, 95).toFixed(1).padStart(8)} ${pct(list, 99).toFixed(1).padStart(8)}${ratio}`,
     );
   }
+  const causes = [...noAnswer].map(([k, n]) => `${k}: ${n}`).join(", ");
+  noAnswer.clear();
   const bad = new Map<string, number>();
   for (const s of samples)
     if (s.status === 0 || s.status >= 400)
@@ -330,6 +350,7 @@ function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<
       ? `  answers other than 2xx/3xx (latencies above count 2xx/3xx only): ${[...bad].map(([k, n]) => `${k}: ${n}`).join(", ")}`
       : "  answers other than 2xx/3xx: none",
   );
+  if (causes) lines.push(`  no answer, by cause: ${causes}`);
   return lines.join("\n");
 }
 
