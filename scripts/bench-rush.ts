@@ -70,6 +70,8 @@ interface Player {
 interface Outcome {
   acknowledged: { team: string; at: number }[];
   attempted: string[];
+  /** Picks of on-time players the app refused (their reason; most reached the server after the deadline). */
+  refused: string[];
   lateRefusedWithMessage: number;
   lateOther: string[];
 }
@@ -291,7 +293,7 @@ async function playerFlow(
   deadlineAt: number,
   currentWorker: () => Worker = () => worker,
 ): Promise<Outcome> {
-  const outcome: Outcome = { acknowledged: [], attempted: [], lateRefusedWithMessage: 0, lateOther: [] };
+  const outcome: Outcome = { acknowledged: [], attempted: [], refused: [], lateRefusedWithMessage: 0, lateOther: [] };
   const page = `/select-team/${competitionId}`;
   const until = player.late ? deadlineAt + 10_000 : deadlineAt;
   const withRetry = async (kind: Kind, pathname: string, form?: Record<string, string>) => {
@@ -309,6 +311,8 @@ async function playerFlow(
     outcome.attempted.push(team);
     const answer = await withRetry("POST pick", page, { intent: "select", team });
     if (answer.status === 302 && answer.location === page) outcome.acknowledged.push({ team, at: answer.sentAt });
+    else if (!player.late && answer.status === 302 && answer.location.startsWith(`${page}?error=`))
+      outcome.refused.push(`${answer.location.slice(page.length + 7)}${answer.sentAt < deadlineAt ? " (sent before the deadline)" : ""}`);
     if (player.late) {
       const toast: unknown = answer.flash ? await flashCookie(flashSecret).parse(answer.flash.split(";")[0]) : null;
       const message = (toast as { message?: string } | null)?.message;
@@ -492,6 +496,8 @@ async function rush(
     } else if (row && row.team !== player.before) unacknowledgedButSaved++;
   }
   const lateRows = rows.filter((r) => r.late).length;
+  const refusals = new Map<string, number>();
+  for (const { outcome } of outcomes) for (const r of outcome.refused) refusals.set(r, (refusals.get(r) ?? 0) + 1);
   const lates = players.filter((p) => p.late).length;
   const picksAcked = outcomes.flatMap((o) => o.outcome.acknowledged.map((a) => a.at));
   const perSecond = new Map<number, number>();
@@ -519,7 +525,8 @@ async function rush(
         `  audit: ${acknowledged} acknowledged picks; ${lost} lost, ${duplicated} duplicated, ${wrongTeam} with another team than acknowledged; ` +
           `${ackAfterDeadline} acknowledged after the deadline, ${lateRows} rows written at or after it; ${unacknowledgedButSaved} saved without an answer (the answer was lost, the player saw 503 or nothing); ` +
           `late picks: ${lateRefused} of ${lates} refused with "${FAILED_PICK}" (selection_closed)${lateOther.length ? `, others: ${[...new Set(lateOther)].slice(0, 5).join(" | ")}` : ""}; ` +
-          `5xx outside the fault: ${fiveXXOutside}`,
+          `5xx outside the fault: ${fiveXXOutside}` +
+          `\n  on-time players' picks refused: ${[...refusals].map(([k, n]) => `${k}: ${n}`).join(", ") || "none"}`,
       ]
         .filter(Boolean)
         .join("\n");
