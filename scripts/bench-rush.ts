@@ -95,19 +95,27 @@ async function main() {
   const sql = postgres(backend.databaseUrl, { max: 2, onnotice: () => {} });
   let worker: Worker | undefined;
   const port = await freePort();
+  /** Workers this script stopped itself (their exit is no news). */
+  const stopping = new Set<Worker>();
   // wrangler dev's errors go to a file; its exit is reported (a Worker that dies mid-run shows as "no answer").
   const workerLog = path.join(stateDir, "wrangler-stderr.log");
   const serve = async () => {
     worker = await startWorker({ port, databaseUrl: backend.appUrl, vars: { ...vars, DB_EMBEDDED: "0" }, stateDir, quiet: true });
     const started = performance.now();
     worker.process.stderr?.on("data", (d: Buffer) => appendFileSync(workerLog, d));
+    const mine = worker;
     worker.process.once("exit", (code, signal) => {
-      if (signal !== "SIGTERM")
+      if (!stopping.has(mine) && signal !== "SIGTERM")
         log(
           `!!! wrangler dev exited (${code ?? signal}) ${((performance.now() - started) / 1000).toFixed(1)} s after it started; its stderr: ${workerLog}`,
         );
     });
     return worker;
+  };
+  const restart = async () => {
+    if (worker) stopping.add(worker);
+    await worker?.stop();
+    return serve();
   };
   try {
     const setup = performance.now();
@@ -150,7 +158,7 @@ async function main() {
         continue;
       }
       if (!["rush", "db-stop", "pool-exhausted", "worker-restart"].includes(run)) throw new Error(`unknown run ${run}`);
-      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, serve, () => worker!);
+      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, restart, () => worker!);
       log(`\n== ${run}: ${PLAYERS} players, deadline at +${RUSH_SECONDS} s${run === "rush" ? "" : `, fault from +${FAULT_AT} s`} ==`);
       log(result.report(idle));
       summary.push(result.summary(idle));
@@ -160,6 +168,7 @@ async function main() {
     log(`workerd CPU over the whole benchmark: ${treeCpuSeconds(worker?.process.pid, "workerd").toFixed(1)} s (the last Worker process)`);
   } finally {
     await sql.end({ timeout: 5 }).catch(() => {});
+    if (worker) stopping.add(worker);
     await worker?.stop();
     await backend.stop();
   }
@@ -368,7 +377,7 @@ async function rush(
   matchDay: number,
   sql: postgres.Sql,
   backend: Awaited<ReturnType<typeof startBenchDatabase>>,
-  serve: () => Promise<Worker>,
+  restart: () => Promise<Worker>,
   currentWorker: () => Worker,
 ) {
   // Who comes when: arrival times with density growing as t^2 towards the deadline; the late ones after it.
@@ -418,8 +427,7 @@ async function rush(
         what: `every PgBouncer server connection (${backend.pooler?.poolSize}) held by a ${FAULT_SECONDS} s query`,
       });
     } else if (run === "worker-restart") {
-      await currentWorker().stop();
-      await serve();
+      await restart();
       faults.push({
         start,
         lifted: performance.now() - t0,
