@@ -26,7 +26,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import postgres from "postgres";
 import { createCookie } from "@remix-run/cloudflare";
 import { buildApp, freePort, startWorker, workerVars, type Worker } from "./app-server";
@@ -70,6 +70,8 @@ interface Player {
 interface Outcome {
   acknowledged: { team: string; at: number }[];
   attempted: string[];
+  /** Picks of on-time players the app refused (their reason; most reached the server after the deadline). */
+  refused: string[];
   lateRefusedWithMessage: number;
   lateOther: string[];
 }
@@ -93,8 +95,28 @@ async function main() {
   const sql = postgres(backend.databaseUrl, { max: 2, onnotice: () => {} });
   let worker: Worker | undefined;
   const port = await freePort();
-  const serve = async () =>
-    (worker = await startWorker({ port, databaseUrl: backend.appUrl, vars: { ...vars, DB_EMBEDDED: "0" }, stateDir, quiet: true }));
+  /** Workers this script stopped itself (their exit is no news). */
+  const stopping = new Set<Worker>();
+  // wrangler dev's errors go to a file; its exit is reported (a Worker that dies mid-run shows as "no answer").
+  const workerLog = path.join(stateDir, "wrangler-stderr.log");
+  const serve = async () => {
+    worker = await startWorker({ port, databaseUrl: backend.appUrl, vars: { ...vars, DB_EMBEDDED: "0" }, stateDir, quiet: true });
+    const started = performance.now();
+    worker.process.stderr?.on("data", (d: Buffer) => appendFileSync(workerLog, d));
+    const mine = worker;
+    worker.process.once("exit", (code, signal) => {
+      if (!stopping.has(mine) && signal !== "SIGTERM")
+        log(
+          `!!! wrangler dev exited (${code ?? signal}) ${((performance.now() - started) / 1000).toFixed(1)} s after it started; its stderr: ${workerLog}`,
+        );
+    });
+    return worker;
+  };
+  const restart = async () => {
+    if (worker) stopping.add(worker);
+    await worker?.stop();
+    return serve();
+  };
   try {
     const setup = performance.now();
     const { competitionId, league, season, matchDay, teams } = await arrangeRush(sql, PLAYERS + IDLE_PLAYERS);
@@ -136,7 +158,7 @@ async function main() {
         continue;
       }
       if (!["rush", "db-stop", "pool-exhausted", "worker-restart"].includes(run)) throw new Error(`unknown run ${run}`);
-      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, serve, () => worker!);
+      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, restart, () => worker!);
       log(`\n== ${run}: ${PLAYERS} players, deadline at +${RUSH_SECONDS} s${run === "rush" ? "" : `, fault from +${FAULT_AT} s`} ==`);
       log(result.report(idle));
       summary.push(result.summary(idle));
@@ -146,6 +168,7 @@ async function main() {
     log(`workerd CPU over the whole benchmark: ${treeCpuSeconds(worker?.process.pid, "workerd").toFixed(1)} s (the last Worker process)`);
   } finally {
     await sql.end({ timeout: 5 }).catch(() => {});
+    if (worker) stopping.add(worker);
     await worker?.stop();
     await backend.stop();
   }
@@ -253,12 +276,18 @@ async function request(
     status = res.status;
     location = res.headers.get("location") ?? "";
     flash = res.headers.getSetCookie().find((c) => c.startsWith("fc_flash=")) ?? null;
-  } catch {
+  } catch (error) {
     status = 0;
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    const why = e.name === "TimeoutError" ? "timeout 30 s" : (e.cause?.code ?? e.cause?.message ?? e.message);
+    noAnswer.set(why, (noAnswer.get(why) ?? 0) + 1);
   }
   samples.push({ kind, at: start - t0, ms: performance.now() - start, status });
   return { status, location, flash, body, sentAt: start - t0 };
 }
+
+/** Why requests got no answer, by cause (connection refused, reset, the driver's 30 s timeout), per run. */
+const noAnswer = new Map<string, number>();
 
 const flashCookie = (secret: string) => createCookie("fc_flash", { secrets: [secret] });
 let flashSecret = "";
@@ -273,7 +302,7 @@ async function playerFlow(
   deadlineAt: number,
   currentWorker: () => Worker = () => worker,
 ): Promise<Outcome> {
-  const outcome: Outcome = { acknowledged: [], attempted: [], lateRefusedWithMessage: 0, lateOther: [] };
+  const outcome: Outcome = { acknowledged: [], attempted: [], refused: [], lateRefusedWithMessage: 0, lateOther: [] };
   const page = `/select-team/${competitionId}`;
   const until = player.late ? deadlineAt + 10_000 : deadlineAt;
   const withRetry = async (kind: Kind, pathname: string, form?: Record<string, string>) => {
@@ -291,6 +320,8 @@ async function playerFlow(
     outcome.attempted.push(team);
     const answer = await withRetry("POST pick", page, { intent: "select", team });
     if (answer.status === 302 && answer.location === page) outcome.acknowledged.push({ team, at: answer.sentAt });
+    else if (!player.late && answer.status === 302 && answer.location.startsWith(`${page}?error=`))
+      outcome.refused.push(`${answer.location.slice(page.length + 7)}${answer.sentAt < deadlineAt ? " (sent before the deadline)" : ""}`);
     if (player.late) {
       const toast: unknown = answer.flash ? await flashCookie(flashSecret).parse(answer.flash.split(";")[0]) : null;
       const message = (toast as { message?: string } | null)?.message;
@@ -321,6 +352,8 @@ function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<
       `  ${k.padEnd(32)} ${String(list.length).padStart(6)} ${pct(list, 50).toFixed(1).padStart(8)} ${pct(list, 95).toFixed(1).padStart(8)} ${pct(list, 99).toFixed(1).padStart(8)}${ratio}`,
     );
   }
+  const causes = [...noAnswer].map(([k, n]) => `${k}: ${n}`).join(", ");
+  noAnswer.clear();
   const bad = new Map<string, number>();
   for (const s of samples)
     if (s.status === 0 || s.status >= 400)
@@ -330,6 +363,7 @@ function latencyTable(samples: Sample[], kinds: Map<Kind, number[]>, idle?: Map<
       ? `  answers other than 2xx/3xx (latencies above count 2xx/3xx only): ${[...bad].map(([k, n]) => `${k}: ${n}`).join(", ")}`
       : "  answers other than 2xx/3xx: none",
   );
+  if (causes) lines.push(`  no answer, by cause: ${causes}`);
   return lines.join("\n");
 }
 
@@ -343,7 +377,7 @@ async function rush(
   matchDay: number,
   sql: postgres.Sql,
   backend: Awaited<ReturnType<typeof startBenchDatabase>>,
-  serve: () => Promise<Worker>,
+  restart: () => Promise<Worker>,
   currentWorker: () => Worker,
 ) {
   // Who comes when: arrival times with density growing as t^2 towards the deadline; the late ones after it.
@@ -393,8 +427,7 @@ async function rush(
         what: `every PgBouncer server connection (${backend.pooler?.poolSize}) held by a ${FAULT_SECONDS} s query`,
       });
     } else if (run === "worker-restart") {
-      await currentWorker().stop();
-      await serve();
+      await restart();
       faults.push({
         start,
         lifted: performance.now() - t0,
@@ -471,6 +504,8 @@ async function rush(
     } else if (row && row.team !== player.before) unacknowledgedButSaved++;
   }
   const lateRows = rows.filter((r) => r.late).length;
+  const refusals = new Map<string, number>();
+  for (const { outcome } of outcomes) for (const r of outcome.refused) refusals.set(r, (refusals.get(r) ?? 0) + 1);
   const lates = players.filter((p) => p.late).length;
   const picksAcked = outcomes.flatMap((o) => o.outcome.acknowledged.map((a) => a.at));
   const perSecond = new Map<number, number>();
@@ -498,7 +533,8 @@ async function rush(
         `  audit: ${acknowledged} acknowledged picks; ${lost} lost, ${duplicated} duplicated, ${wrongTeam} with another team than acknowledged; ` +
           `${ackAfterDeadline} acknowledged after the deadline, ${lateRows} rows written at or after it; ${unacknowledgedButSaved} saved without an answer (the answer was lost, the player saw 503 or nothing); ` +
           `late picks: ${lateRefused} of ${lates} refused with "${FAILED_PICK}" (selection_closed)${lateOther.length ? `, others: ${[...new Set(lateOther)].slice(0, 5).join(" | ")}` : ""}; ` +
-          `5xx outside the fault: ${fiveXXOutside}`,
+          `5xx outside the fault: ${fiveXXOutside}` +
+          `\n  on-time players' picks refused: ${[...refusals].map(([k, n]) => `${k}: ${n}`).join(", ") || "none"}`,
       ]
         .filter(Boolean)
         .join("\n");
