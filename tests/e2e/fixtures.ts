@@ -160,7 +160,8 @@ async function accountOf(who: Who): Promise<SignedIn> {
 export async function snoozePushPrompt(context: BrowserContext) {
   await context.addInitScript(() => {
     try {
-      localStorage.setItem("footycoach.pushPrompt.snoozedUntil", String(Date.now() + 7 * 24 * 3600 * 1000));
+      // A fixed far date, not now + 7 days: a page whose clock is set years ahead (screenshots.spec.ts) stays snoozed.
+      localStorage.setItem("footycoach.pushPrompt.snoozedUntil", String(Date.UTC(2100, 0, 1)));
     } catch {
       // No storage on this page (about:blank): nothing to snooze.
     }
