@@ -68,6 +68,16 @@ alter table public.membership_ranks set (
 -- Scoring and ranking
 -- ---------------------------------------------------------------------------------------------------------
 
+-- A season's points: a win 3, a draw 1, a loss 0. The one home of those values: the stored standings
+-- (refresh_memberships) and "if it ended now" (private.season_points_now) both read it.
+create function private.season_points(p_wins integer, p_draws integer) returns integer
+  language sql immutable
+as $$
+  select 3 * p_wins + p_draws
+$$;
+revoke all on function private.season_points(integer, integer) from public, anon;
+grant execute on function private.season_points(integer, integer) to authenticated, service_role;
+
 -- Recompute one membership's stats from its picks; true when they changed. Nothing calls it since
 -- private.refresh_memberships became set-based; it stays until a migration drops it.
 create function private.refresh_membership_stats(p_user_id uuid, p_competition_id uuid) returns boolean
@@ -80,7 +90,7 @@ declare
 begin
   update public.user_selections us
      set wins = s.wins, draws = s.draws, losses = s.losses,
-         goals_for = s.goals_for, goals_against = s.goals_against, points = 3 * s.wins + s.draws
+         goals_for = s.goals_for, goals_against = s.goals_against, points = private.season_points(s.wins, s.draws)
     from (
       select count(*) filter (where r.gf > r.ga)::integer as wins,
              count(*) filter (where r.gf = r.ga)::integer as draws,
@@ -98,7 +108,7 @@ begin
     ) s
    where us.user_id = p_user_id and us.competition_id = p_competition_id
      and (us.wins, us.draws, us.losses, us.goals_for, us.goals_against, us.points)
-         is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, 3 * s.wins + s.draws);
+         is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, private.season_points(s.wins, s.draws));
   get diagnostics v_changed = row_count;
   return v_changed > 0;
 end
@@ -178,11 +188,11 @@ begin
   changed as (
     update public.user_selections us
        set wins = s.wins, draws = s.draws, losses = s.losses,
-           goals_for = s.goals_for, goals_against = s.goals_against, points = 3 * s.wins + s.draws
+           goals_for = s.goals_for, goals_against = s.goals_against, points = private.season_points(s.wins, s.draws)
       from stats s
      where us.user_id = s.user_id and us.competition_id = s.competition_id
        and (us.wins, us.draws, us.losses, us.goals_for, us.goals_against, us.points)
-           is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, 3 * s.wins + s.draws)
+           is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, private.season_points(s.wins, s.draws))
     returning us.competition_id
   )
   select pg_catalog.array_agg(distinct c.competition_id order by c.competition_id) into v_changed from changed c;

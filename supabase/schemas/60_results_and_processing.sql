@@ -1030,11 +1030,13 @@ $$;
 revoke all on function private.knockout_outcome_now(text, integer, integer) from public, anon;
 grant execute on function private.knockout_outcome_now(text, integer, integer) to authenticated, service_role;
 
--- A season pick's points if it ended now: win 3, draw 1, loss 0; nothing otherwise (no pick, postponed, not started).
+-- A season pick's points if it ended now (private.season_points for a win, a draw or a loss); nothing otherwise
+-- (no pick, postponed, not started).
 create function private.season_points_now(p_pick_outcome text) returns integer
   language sql immutable
 as $$
-  select case p_pick_outcome when 'win' then 3 when 'draw' then 1 when 'loss' then 0 end
+  select case when p_pick_outcome in ('win', 'draw', 'loss')
+              then private.season_points((p_pick_outcome = 'win')::integer, (p_pick_outcome = 'draw')::integer) end
 $$;
 revoke all on function private.season_points_now(text) from public, anon;
 grant execute on function private.season_points_now(text) to authenticated, service_role;
