@@ -20,6 +20,7 @@
  */
 import postgres from "postgres";
 import { asUser, connect, createTestDatabase, startPostgres } from "../tests/support/pg";
+import { insertPlayedSeason } from "./bench-fixtures";
 
 const N = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -36,19 +37,7 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 const ms = (t: number) => `${t.toFixed(1)} ms`;
 
 async function fixtures(sql: postgres.Sql, league: string) {
-  await sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-    select ${league}, ${SEASON}, d, timestamptz '2026-08-01 14:00Z' + (d - 1) * interval '7 days' + k * interval '1 hour',
-           'Team ' || lpad((((k * 2 + d) % 20) + 1)::text, 2, '0'),
-           'Team ' || lpad((((k * 2 + 1 + d) % 20) + 1)::text, 2, '0')
-      from generate_series(1, 38) d, generate_series(0, 9) k`;
-  await sql`
-    update public.fixtures
-       set home_score = (id * 7) % 4, away_score = (id * 3) % 3,
-           result = case when (id * 7) % 4 > (id * 3) % 3 then 'home_win'
-                         when (id * 7) % 4 < (id * 3) % 3 then 'away_win' else 'draw' end,
-           status = 'complete'
-     where league = ${league} and match_day < ${CURRENT}`;
+  await insertPlayedSeason(sql, league, SEASON, CURRENT);
   // the first four matches of match day 5 are in play
   await sql`
     update public.fixtures f

@@ -14,6 +14,7 @@
  */
 import postgres from "postgres";
 import { asUser, connect, createTestDatabase, startPostgres } from "../tests/support/pg";
+import { insertPlayedSeason } from "./bench-fixtures";
 
 const N = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -32,22 +33,9 @@ async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   return [performance.now() - t, r];
 }
 
-async function fixtures(sql: postgres.Sql, league: string) {
-  // Round robin-ish: match day d pairs team i with team (i + d) mod 20 for the first 10 teams of a rotation.
-  await sql`
-    insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-    select ${league}, ${SEASON}, d, timestamptz '2026-08-01 14:00Z' + (d - 1) * interval '7 days' + k * interval '1 hour',
-           'Team ' || lpad((((k * 2 + d) % 20) + 1)::text, 2, '0'),
-           'Team ' || lpad((((k * 2 + 1 + d) % 20) + 1)::text, 2, '0')
-      from generate_series(1, 38) d, generate_series(0, 9) k`;
-  // Match days before the current one are played.
-  await sql`
-    update public.fixtures
-       set home_score = (id * 7) % 4, away_score = (id * 3) % 3,
-           result = case when (id * 7) % 4 > (id * 3) % 3 then 'home_win'
-                         when (id * 7) % 4 < (id * 3) % 3 then 'away_win' else 'draw' end,
-           status = 'complete'
-     where league = ${league} and match_day < ${CURRENT}`;
+function fixtures(sql: postgres.Sql, league: string) {
+  // Round robin-ish: match day d pairs team i with team (i + d) mod 20; match days before the current one are played.
+  return insertPlayedSeason(sql, league, SEASON, CURRENT);
 }
 
 async function competition(sql: postgres.Sql, league: string, type: "knockout" | "season"): Promise<string> {
