@@ -32,10 +32,27 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 5000);
 const CHANGES = Number(process.env.BENCH_CHANGES ?? 10);
 const FEED_CHANGES = Number(process.env.BENCH_FEED_CHANGES ?? 3);
 const CONNECT_CONCURRENCY = Number(process.env.BENCH_CONNECT_CONCURRENCY ?? 50);
-/** "proxy" (default): the sockets connect to wrangler dev's public port, through its dev proxy workerd, as a browser
- * on `npm start` does; "direct": to the Worker's own workerd (same wrangler dev, same Worker and object), without the
- * dev proxy, which has no counterpart in production. */
-const VIA = process.env.BENCH_VIA === "direct" ? "direct" : "proxy";
+/** Open files a process may have here (ulimit -n; Linux /proc), NaN elsewhere. wrangler dev's processes inherit it. */
+function openFileLimit(): number {
+  try {
+    const m = /^Max open files\s+(\d+)/m.exec(readFileSync("/proc/self/limits", "utf8"));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+/** File descriptors wrangler dev's dev proxy workerd holds per WebSocket it proxies (measured: 6; see decision 022). */
+const PROXY_FDS_PER_SOCKET = 6;
+/**
+ * Where the sockets connect. "proxy": wrangler dev's public port, through its dev proxy workerd, as a browser on
+ * `npm start` does. "direct": the Worker's own workerd (the same wrangler dev, the same Worker and object), without
+ * the dev proxy, which has no counterpart in production. Default: the proxy when it can hold BENCH_CLIENTS sockets
+ * within the open-file limit, else direct (said so in the output).
+ */
+const VIA_ASKED = process.env.BENCH_VIA;
+const PROXY_CEILING = Math.floor((openFileLimit() - 100) / PROXY_FDS_PER_SOCKET);
+const VIA: "proxy" | "direct" =
+  VIA_ASKED === "direct" || VIA_ASKED === "proxy" ? VIA_ASKED : CLIENTS <= PROXY_CEILING || Number.isNaN(PROXY_CEILING) ? "proxy" : "direct";
 /** Before the sockets: this many upgrades with a well-signed cookie whose session does not exist (each one's session
  * checked in the database, then answered 401, no socket): what the same requests cost without a socket. */
 const CONTROL = Number(process.env.BENCH_CONTROL ?? 0);
@@ -381,6 +398,13 @@ async function main() {
     const base = VIA === "direct" ? await workerEntry(procs()) : web.url;
     const wsUrl = `${base.replace(/^http/, "ws")}/live?${query}`;
     log(`sockets connect to ${wsUrl} (${VIA === "direct" ? "the Worker's workerd, no dev proxy" : "wrangler dev's public port, through its dev proxy"})`);
+    if (!Number.isNaN(PROXY_CEILING) && CLIENTS > PROXY_CEILING) {
+      log(
+        `  the dev proxy holds ${PROXY_FDS_PER_SOCKET} file descriptors per socket and may open ${openFileLimit()} (ulimit -n): ` +
+          `at most about ${PROXY_CEILING} sockets through it` +
+          (VIA === "proxy" ? "; BENCH_VIA=proxy asked, so expect it to stop there" : `; ${CLIENTS} asked, so they go straight to the Worker's workerd`),
+      );
+    }
     if (CONTROL > 0) {
       const fakes = await Promise.all(Array.from({ length: CONTROL }, () => sessionOf(sessions[0].userId)));
       const c0 = procs();
