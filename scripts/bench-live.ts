@@ -52,7 +52,11 @@ const PROXY_FDS_PER_SOCKET = 6;
 const VIA_ASKED = process.env.BENCH_VIA;
 const PROXY_CEILING = Math.floor((openFileLimit() - 100) / PROXY_FDS_PER_SOCKET);
 const VIA: "proxy" | "direct" =
-  VIA_ASKED === "direct" || VIA_ASKED === "proxy" ? VIA_ASKED : CLIENTS <= PROXY_CEILING || Number.isNaN(PROXY_CEILING) ? "proxy" : "direct";
+  VIA_ASKED === "direct" || VIA_ASKED === "proxy"
+    ? VIA_ASKED
+    : CLIENTS <= PROXY_CEILING || Number.isNaN(PROXY_CEILING)
+      ? "proxy"
+      : "direct";
 /** Before the sockets: this many upgrades with a well-signed cookie whose session does not exist (each one's session
  * checked in the database, then answered 401, no socket): what the same requests cost without a socket. */
 const CONTROL = Number(process.env.BENCH_CONTROL ?? 0);
@@ -264,6 +268,9 @@ interface Measured {
   toLast: number[];
   /** From the write's start to the first client's update. */
   toFirst: number[];
+  /** From the write's answer (the admin's POST: after its COMMIT) to the last client's update; negative when the
+   * last update came first (the notify runs in waitUntil, beside the answer). */
+  answeredToLast: number[];
   /** The write itself (the admin's POST answered, the feed tick finished). */
   write: number[];
   /** Messages per second of each change's fan-out: clients / (last - first). */
@@ -276,12 +283,14 @@ function report(title: string, m: Measured, clients: number) {
   const s = (a: number[]) => [...a].sort((x, y) => x - y);
   const last = s(m.toLast);
   const first = s(m.toFirst);
+  const answered = s(m.answeredToLast);
   const write = s(m.write);
   const rate = s(m.rate);
   log(
     `${title} (${m.toLast.length} changes, ${clients} clients):\n` +
       `    saved -> last client's update   p50 ${ms(pct(last, 50))}   p95 ${ms(pct(last, 95))}   max ${ms(last[last.length - 1])}\n` +
       `    saved -> first client's update  p50 ${ms(pct(first, 50))}   p95 ${ms(pct(first, 95))}\n` +
+      `    answered -> last client's update p50 ${ms(pct(answered, 50))}   p95 ${ms(pct(answered, 95))}\n` +
       `    the write itself                p50 ${ms(pct(write, 50))}   p95 ${ms(pct(write, 95))}\n` +
       `    fan-out rate (messages/s)        p50 ${pct(rate, 50).toFixed(0)}   min ${rate[0].toFixed(0)}\n` +
       `    messages lost (not delivered within ${DELIVERY_TIMEOUT_MS / 1000} s): ${m.lost}`,
@@ -397,12 +406,16 @@ async function main() {
     const query = new URLSearchParams({ league: LEAGUE, season: SEASON, md: String(MATCH_DAY) });
     const base = VIA === "direct" ? await workerEntry(procs()) : web.url;
     const wsUrl = `${base.replace(/^http/, "ws")}/live?${query}`;
-    log(`sockets connect to ${wsUrl} (${VIA === "direct" ? "the Worker's workerd, no dev proxy" : "wrangler dev's public port, through its dev proxy"})`);
+    log(
+      `sockets connect to ${wsUrl} (${VIA === "direct" ? "the Worker's workerd, no dev proxy" : "wrangler dev's public port, through its dev proxy"})`,
+    );
     if (!Number.isNaN(PROXY_CEILING) && CLIENTS > PROXY_CEILING) {
       log(
         `  the dev proxy holds ${PROXY_FDS_PER_SOCKET} file descriptors per socket and may open ${openFileLimit()} (ulimit -n): ` +
           `at most about ${PROXY_CEILING} sockets through it` +
-          (VIA === "proxy" ? "; BENCH_VIA=proxy asked, so expect it to stop there" : `; ${CLIENTS} asked, so they go straight to the Worker's workerd`),
+          (VIA === "proxy"
+            ? "; BENCH_VIA=proxy asked, so expect it to stop there"
+            : `; ${CLIENTS} asked, so they go straight to the Worker's workerd`),
       );
     }
     if (CONTROL > 0) {
@@ -461,7 +474,7 @@ async function main() {
     log(`per socket: ${perSocket(before, connected, clients.sockets.length)}`);
 
     // The admin's path: the Results page's live-score form, as the browser posts it.
-    const admin_: Measured = { toLast: [], toFirst: [], write: [], rate: [], lost: 0 };
+    const admin_: Measured = { toLast: [], toFirst: [], answeredToLast: [], write: [], rate: [], lost: 0 };
     let expected = Math.max(0, ...clients.deliveries.keys());
     const measure = async (write: () => Promise<void>, into: Measured) => {
       const known = new Set(clients.deliveries.keys());
@@ -484,6 +497,7 @@ async function main() {
       if (!d) return;
       into.toLast.push(d.last - start);
       into.toFirst.push(d.first - start);
+      into.answeredToLast.push(d.last - start - wrote);
       into.write.push(wrote);
       into.rate.push(d.last > d.first ? (d.count / (d.last - d.first)) * 1000 : d.count * 1000);
       into.lost += clients.sockets.length - d.count;
@@ -510,7 +524,7 @@ async function main() {
         if (res.status >= 400) throw new Error(`the admin's live score answered ${res.status}`);
       }, admin_);
     }
-    const feed_: Measured = { toLast: [], toFirst: [], write: [], rate: [], lost: 0 };
+    const feed_: Measured = { toLast: [], toFirst: [], answeredToLast: [], write: [], rate: [], lost: 0 };
     const feedMatch = matches.find((m) => String(m.id) === feedFixture.feed_match_id)!;
     for (let i = 0; i < FEED_CHANGES; i++) {
       const list = feed.matches(CODE, SEASON_YEAR).map((m) =>
