@@ -7,14 +7,23 @@
  *
  * It prints, per path: the time from the score saved to the last client's update (p50, p95 over the changes; "saved"
  * = the admin's POST sent, or the feed tick started: both include the write itself, whose own duration is printed
- * beside), the messages per second the object delivered (clients / (last - first delivery) per change), the workerd
- * RSS of the web Worker before and after the sockets connected, the connect phase, and every socket error.
+ * beside; for the admin also from the POST's answer, which comes after its COMMIT), the messages per second the
+ * object delivered (clients / (last - first delivery) per change), every message lost (a client that did not get a
+ * change's sequence number within 60 s), the connect phase (how many of BENCH_CLIENTS connected, how fast, each
+ * socket given 30 s for its hello), and per process (wrangler's Node, its dev proxy workerd, the Worker's workerd,
+ * the benchmark itself) the RSS, open file descriptors and CPU time before and after connecting, and per socket.
+ *
+ * Where the sockets connect (BENCH_VIA): wrangler dev's public port, through its dev proxy, as a browser on npm
+ * start does; or "direct", the Worker's own workerd, still served by the same wrangler dev. The dev proxy holds 6
+ * file descriptors per WebSocket, so under `ulimit -n` 20,000 it cannot hold more than about 3,300 (decision 022):
+ * by default the sockets take the proxy when it can hold them, else go direct (the output says which).
  *
  * Players and sessions are made straight in the database (account.sessions, as tests/e2e/fixtures.ts's
  * startSession), never by logging in 5,000 times. The database is a throwaway PostgreSQL server (tests/support/pg.ts:
  * Debian's binaries where present, PGlite otherwise), migrated and seeded as npm start does.
  *
- * BENCH_CLIENTS, BENCH_CHANGES, BENCH_FEED_CHANGES, BENCH_CONNECT_CONCURRENCY (default 50), SKIP_BUILD=1.
+ * BENCH_CLIENTS, BENCH_CHANGES, BENCH_FEED_CHANGES, BENCH_CONNECT_CONCURRENCY (default 50), BENCH_VIA (proxy |
+ * direct), BENCH_CONTROL (upgrades with an unknown session first: what a connect costs without a socket), SKIP_BUILD=1.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
