@@ -513,41 +513,48 @@ async function main() {
       // a quiet moment between changes, as between goals
       await new Promise((r) => setTimeout(r, 300));
     };
-    for (let i = 0; i < CHANGES; i++) {
-      await measure(async () => {
-        const body = new URLSearchParams({
-          intent: "live-score",
-          fixtureId: adminFixture.id,
-          returnTo: "/admin/fixtures",
-          homeScore: String(i % 10),
-          awayScore: String((i + 1) % 10),
-          liveStatus: "IN_PLAY",
-        });
-        const res = await fetch(`${web!.url}/admin/fixtures`, {
-          method: "POST",
-          redirect: "manual",
-          headers: { Cookie: adminSession.cookie, Origin: web!.url, "Content-Type": "application/x-www-form-urlencoded" },
-          body,
-        });
-        await res.arrayBuffer();
-        if (res.status >= 400) throw new Error(`the admin's live score answered ${res.status}`);
-      }, admin_);
-    }
     const feed_: Measured = { toLast: [], toFirst: [], answeredToLast: [], write: [], rate: [], lost: 0 };
-    const feedMatch = matches.find((m) => String(m.id) === feedFixture.feed_match_id)!;
-    for (let i = 0; i < FEED_CHANGES; i++) {
-      const list = feed.matches(CODE, SEASON_YEAR).map((m) =>
-        m.id === feedMatch.id
-          ? {
-              ...m,
-              status: "IN_PLAY" as const,
-              score: { ...m.score, fullTime: { home: i + 1, away: 0 } },
-              lastUpdated: new Date(tickAt + 30_000).toISOString().replace(/\.\d{3}Z$/, "Z"),
-            }
-          : m,
-      );
-      feed.setMatches(CODE, SEASON_YEAR, list);
-      await measure(feedTick, feed_);
+    // A write that fails (the Worker no longer answering) ends the changes; what was measured is still printed.
+    let stopped: string | undefined;
+    try {
+      for (let i = 0; i < CHANGES; i++) {
+        await measure(async () => {
+          const body = new URLSearchParams({
+            intent: "live-score",
+            fixtureId: adminFixture.id,
+            returnTo: "/admin/fixtures",
+            homeScore: String(i % 10),
+            awayScore: String((i + 1) % 10),
+            liveStatus: "IN_PLAY",
+          });
+          const res = await fetch(`${web!.url}/admin/fixtures`, {
+            method: "POST",
+            redirect: "manual",
+            headers: { Cookie: adminSession.cookie, Origin: web!.url, "Content-Type": "application/x-www-form-urlencoded" },
+            body,
+          });
+          await res.arrayBuffer();
+          if (res.status >= 400) throw new Error(`the admin's live score answered ${res.status}`);
+        }, admin_);
+      }
+      const feedMatch = matches.find((m) => String(m.id) === feedFixture.feed_match_id)!;
+      for (let i = 0; i < FEED_CHANGES; i++) {
+        const list = feed.matches(CODE, SEASON_YEAR).map((m) =>
+          m.id === feedMatch.id
+            ? {
+                ...m,
+                status: "IN_PLAY" as const,
+                score: { ...m.score, fullTime: { home: i + 1, away: 0 } },
+                lastUpdated: new Date(tickAt + 30_000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+              }
+            : m,
+        );
+        feed.setMatches(CODE, SEASON_YEAR, list);
+        await measure(feedTick, feed_);
+      }
+    } catch (error) {
+      stopped = `${(error as Error).message}${(error as { cause?: Error }).cause ? `: ${(error as { cause: Error }).cause.message}` : ""}`;
+      log(`the changes stopped: ${stopped}`);
     }
     const end = procs();
 
@@ -565,6 +572,12 @@ async function main() {
     log(`per socket (connected - before): ${perSocket(before, connected, clients.sockets.length)}`);
     const errors = [...clients.errors.entries()].map(([k, n]) => `${k} x${n}`);
     log(`socket errors: ${errors.length ? errors.join("; ") : "none"}; closed early: ${clients.closedEarly}`);
+    if (stopped) {
+      log(
+        `NOT COMPLETE: the changes stopped (${stopped}); still open: ${clients.sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length}`,
+      );
+      process.exitCode = 1;
+    }
   } finally {
     clients.close();
     await scheduler?.stop();
