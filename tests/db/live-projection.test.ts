@@ -249,8 +249,8 @@ describe("the provisional tables are computed once per change and shared (decisi
       ["Cat", "out"],
     ]);
     const recomputed = await cached(ko);
-    expect(BigInt(recomputed!.version)).toBeGreaterThan(BigInt(stored!.version));
-    expect(recomputed!.xmin).not.toBe(stored!.xmin);
+    expect(BigInt(recomputed.version)).toBeGreaterThan(BigInt(stored.version));
+    expect(recomputed.xmin).not.toBe(stored.xmin);
 
     // a membership written after the deadline (an admin removes Cat): computed again without her
     await db.sql`delete from public.user_selections where competition_id = ${ko} and user_id = ${w.ids.Cat}`;
