@@ -1528,6 +1528,7 @@ create function private.live_knockout_table(p_competition_id uuid, p_offset inte
   language plpgsql
   security definer
   set search_path = ''
+  set max_parallel_workers_per_gather = 0  -- a page of stored rows: starting parallel workers cost more than it
 as $$
 #variable_conflict use_column
 declare
@@ -1579,6 +1580,7 @@ create function private.live_season_table(p_competition_id uuid, p_offset intege
   language plpgsql
   security definer
   set search_path = ''
+  set max_parallel_workers_per_gather = 0  -- a page of stored rows: starting parallel workers cost more than it
 as $$
 #variable_conflict use_column
 declare

@@ -312,7 +312,8 @@ describe("the provisional tables are computed once per change and shared (decisi
     expect(await board("Fay")).toEqual([{ display_name: "Amy", mine: false }]);
     expect(await board("Cat", BEFORE_DEADLINE)).toEqual([]);
     const [{ n }] = await db.sql<{ n: number }[]>`
-      select count(*)::int as n from private.live_scout_rows where league = ${league} and season = ${SEASON} and match_day = 1`;
+      select count(*)::int as n from private.live_scout_rows r join private.live_scout_cache k on k.board_id = r.board_id
+       where k.league = ${league} and k.season = ${SEASON} and k.match_day = 1`;
     expect(n).toBe(3);
     // 1-0 now: bob's prediction is exact (5) and tops the board, for every caller
     await live(league, "T1", 1, 0);
