@@ -8,18 +8,22 @@ import { liveSequence } from "~/lib/live-sequence";
  * Object). A message says only that something changed; the page then revalidates its loader, which reads under
  * row-level security, so the socket never carries what the player may not see. Reconnects with backoff
  * (1 s, 2 s, 4 s ... 30 s) and resyncs: after a reconnect or a gap in the sequence it sends {resync: lastSeq}
- * and revalidates when the object moved on meanwhile (the sequence logic: live-sequence.ts). Without JavaScript
- * nothing opens; a reload shows the latest state.
+ * and revalidates when the object moved on meanwhile (the sequence logic: live-sequence.ts). A change between the
+ * page's load and its socket's first message is caught by `readAt` (the loader's `liveReadAt`, taken before its
+ * query): the hello says when the object last changed, and the page revalidates once if that is newer. Without
+ * JavaScript nothing opens; a reload shows the latest state.
  */
 
 const PING_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
-export function useLive(keys: LiveKey[]): void {
+export function useLive(keys: LiveKey[], readAt: number | null): void {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
+  const dataReadAt = useRef(readAt);
   useEffect(() => {
     revalidate.current = revalidator.revalidate;
+    dataReadAt.current = readAt;
   });
   // a stable dependency: the distinct match days, in order
   const ids = [...new Set(keys.map(liveKeyId))].sort().join("\n");
@@ -28,15 +32,19 @@ export function useLive(keys: LiveKey[]): void {
     if (!ids) return;
     const stops = ids.split("\n").map((id) => {
       const [league, season, md] = id.split("|");
-      return connect({ league, season, matchDay: Number(md) }, () => revalidate.current());
+      return connect(
+        { league, season, matchDay: Number(md) },
+        () => revalidate.current(),
+        () => dataReadAt.current,
+      );
     });
     return () => stops.forEach((stop) => stop());
   }, [ids]);
 }
 
-function connect(key: LiveKey, onChange: () => void): () => void {
+function connect(key: LiveKey, onChange: () => void, dataReadAt: () => number | null): () => void {
   let socket: WebSocket | null = null;
-  const sequence = liveSequence();
+  const sequence = liveSequence(dataReadAt);
   let attempt = 0;
   let stopped = false;
   let retry: ReturnType<typeof setTimeout> | undefined;

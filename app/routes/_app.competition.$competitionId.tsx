@@ -61,6 +61,7 @@ const TABS = [
 type TabId = (typeof TABS)[number]["id"];
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const liveReadAt = Date.now(); // before the query: the live hello's catch-up (use-live.ts)
   const competitionId = params.competitionId;
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
@@ -94,6 +95,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 
   return {
     competition: c,
+    liveReadAt,
     now: context.now.toISOString(),
     me: membership ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember } : null,
     missedPick: activeMember && deadlinePassed && !detail.currentSelection,
@@ -203,7 +205,7 @@ export default function CompetitionDetailPage() {
   const c = d.competition;
   const message = refusal?.message || null;
   const fromManage = refusal?.intent === "set-selection";
-  useLive(d.liveKey ? [d.liveKey] : []);
+  useLive(d.liveKey ? [d.liveKey] : [], d.liveReadAt);
 
   return (
     <div className="container competition-detail">

@@ -20,9 +20,11 @@ export const meta: MetaFunction = () => [{ title: "Dashboard | FootyCoach" }];
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: dashboardCss }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const liveReadAt = Date.now(); // before the query: the live hello's catch-up (use-live.ts)
   const { user, data: dashboard } = await requireUserWith(request, context, (userId) => getDashboard(context.db, userId));
   return {
     ...dashboard,
+    liveReadAt,
     registered: dashboard.registered.map((r) => ({
       ...r,
       action: selectionAction(r),
@@ -110,7 +112,7 @@ export default function DashboardPage() {
   const data = useLoaderData<typeof loader>();
   const registered = data.registered;
   // listens for the match days being played (decision 022): a change revalidates this page
-  useLive(data.live);
+  useLive(data.live, data.liveReadAt);
   const names = Object.fromEntries(registered.map((r) => [r.id, r.name]));
   return (
     <div className="container dashboard">

@@ -20,6 +20,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
+  const liveReadAt = Date.now(); // before the query: the live hello's catch-up (use-live.ts)
   const asked = new URL(args.request.url).searchParams.get("route");
   const routeOf = isUuid(asked) ? asked : null;
   const { board, view } = await loadLeaderboard(args, "knockout", (db, userId, competitionId, page) =>
@@ -29,6 +30,7 @@ export async function loader(args: LoaderFunctionArgs) {
     ...view,
     live: board.live,
     liveKey: liveKeyOf(board.competition),
+    liveReadAt,
     shares: board.shares,
     liveRows: board.liveRows,
     route: board.route,
@@ -87,7 +89,7 @@ function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<Knock
 
 export default function KnockoutLeaderboardPage() {
   const view = useLoaderData<typeof loader>();
-  useLive(view.liveKey ? [view.liveKey] : []);
+  useLive(view.liveKey ? [view.liveKey] : [], view.liveReadAt);
   return (
     <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable}>
       <LiveMatchDayPanel line={view.live} fixtures={[]} shares={[]} />

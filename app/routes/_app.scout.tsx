@@ -12,6 +12,8 @@ import { MyPicksPanel } from "~/components/scout/MyPicksPanel";
 import { RulesPanel } from "~/components/scout/RulesPanel";
 import { SelectPanel, type SaveRefusal } from "~/components/scout/SelectPanel";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+import type { LiveKey } from "~/lib/live";
+import { useLive } from "~/lib/use-live";
 import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid, UUID_PATTERN } from "~/lib/ids";
 import { redeemToast, saveToast } from "~/lib/outcome-messages";
@@ -43,6 +45,7 @@ function scoutHref(competitionId: string | null, params: Record<string, string |
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  const liveReadAt = Date.now(); // before the query: the live hello's catch-up (use-live.ts)
   const q = new URL(request.url).searchParams;
   const requested = q.get("competition");
   if (requested !== null && !isUuid(requested)) scoutNotFound();
@@ -58,8 +61,15 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
   if (requested && !page.state) scoutNotFound();
   const timeZone = safeTimeZone(user.timeZone);
+  const s = page.state;
+  // The match day shown, while it is the competition's current one (decision 022): its live object tells the page
+  // when a score changes; the page then revalidates (provisional points and board: public.live_scout_board).
+  const liveKey: LiveKey | null =
+    s && page.matchDay === s.currentMatchDay ? { league: s.league, season: s.season, matchDay: page.matchDay } : null;
   return {
     me: user.id,
+    liveKey,
+    liveReadAt,
     serverNow: context.db.now.toISOString(),
     competitions: page.competitions,
     // The URL names the competition only when the player chose one (the newest is the default).
@@ -158,6 +168,7 @@ export function ErrorBoundary() {
 
 export default function ScoutPage() {
   const d = useLoaderData<typeof loader>();
+  useLive(d.liveKey ? [d.liveKey] : [], d.liveReadAt);
   const location = useLocation();
   const actionData = useActionData<typeof action>() as { intent?: string; message?: string | null; entryId?: string } | undefined;
   const s = d.state;

@@ -21,12 +21,14 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader(args: LoaderFunctionArgs) {
+  const liveReadAt = Date.now(); // before the query: the live hello's catch-up (use-live.ts)
   const { board, view } = await loadLeaderboard(args, "season", getSeasonLeaderboard);
   return {
     ...view,
     champion: board.champion,
     live: board.live,
     liveKey: liveKeyOf(board.competition),
+    liveReadAt,
     shares: board.shares,
     liveRows: board.liveRows,
   };
@@ -63,7 +65,7 @@ export default function SeasonLeaderboardPage() {
   const c = d.competition;
   // An ended season (a champion) has no live match day left: no socket, so nothing revalidates the page while its
   // champion's confetti plays.
-  useLive(d.liveKey && !d.champion ? [d.liveKey] : []);
+  useLive(d.liveKey && !d.champion ? [d.liveKey] : [], d.liveReadAt);
   return (
     <LeaderboardPage title="Season Leaderboard" view={d} Table={SeasonStandingsTable}>
       <LiveMatchDayPanel line={d.live} fixtures={[]} shares={[]} />

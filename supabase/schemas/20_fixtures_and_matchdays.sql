@@ -7,7 +7,7 @@
 -- and match-day processing (what a complete match day does to competitions) are in 60_results_and_processing.sql;
 -- the data feed that writes the feed_* and live_* columns is in 85_data_feed.sql. Triggers of other subjects on these tables: fixtures_refresh_stats
 -- (50_standings.sql), fixtures_queue_scout_scoring_* (80_scout.sql), matchdays_sync_competitions
--- (30_competitions_and_membership.sql).
+-- (30_competitions_and_membership.sql), fixtures_bump_live_version (60_results_and_processing.sql, decision 025).
 
 -- ---------------------------------------------------------------------------------------------------------
 -- fixtures

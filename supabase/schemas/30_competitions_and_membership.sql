@@ -8,7 +8,8 @@
 -- Elsewhere: the stored standings columns of user_selections are kept by 50_standings.sql (which also holds
 -- the leaderboard indexes and the membership view); match-day processing moves current_match_day and closes
 -- registration (60_results_and_processing.sql); the FootyCoach ticket triggers on competitions are in
--- 70_referrals_and_tickets.sql.
+-- 70_referrals_and_tickets.sql; user_selections_bump_live_version_* (the provisional tables' cache, decision 025)
+-- are in 60_results_and_processing.sql.
 
 -- ---------------------------------------------------------------------------------------------------------
 -- Vocabulary: one home in SQL, which enforces it. The TypeScript copies in app/lib/competition-options.ts

@@ -8,7 +8,9 @@
 -- day's deadline has passed and only as a member of the competition; the competition's creator and admins read
 -- all. Writing: players have no direct insert/update/delete policy; picks are saved by the functions below,
 -- which apply the selection rules; admins may write directly. What picks score is kept by 50_standings.sql
--- (team_selections_refresh_stats_*); what they do at the end of a match day is 60_results_and_processing.sql.
+-- (team_selections_refresh_stats_*); what they do at the end of a match day is 60_results_and_processing.sql,
+-- which also bumps the live version of a match day its picks change (team_selections_bump_live_version_*,
+-- decision 025).
 
 -- ---------------------------------------------------------------------------------------------------------
 -- team_selections

@@ -1222,70 +1222,334 @@ $$;
 revoke all on function public.match_day_pick_shares(uuid) from public, anon, authenticated;
 grant execute on function public.match_day_pick_shares(uuid) to authenticated, service_role;
 
+-- ---------------------------------------------------------------------------------------------------------
+-- Live match day: the provisional tables computed once per change and shared (decision 025)
+-- ---------------------------------------------------------------------------------------------------------
+
+-- The live version of a match day: bumped in the writing transaction by every change a provisional table reads
+-- (a fixture's score or status, a membership, a pick of the match day, a Scout entry or prediction). A cached
+-- table carries the version it was computed at; a different version means: compute again.
+create table private.live_versions (
+  league text not null,
+  season text not null,
+  match_day integer not null,
+  version bigint not null default 1,
+  primary key (league, season, match_day)
+);
+revoke all on table private.live_versions from public, anon, authenticated;
+
+create function private.live_version(p_league text, p_season text, p_match_day integer) returns bigint
+  language sql stable
+  set search_path = ''
+as $$
+  select coalesce((select v.version from private.live_versions v
+                    where v.league = p_league and v.season = p_season and v.match_day = p_match_day), 0)
+$$;
+revoke all on function private.live_version(text, text, integer) from public, anon, authenticated;
+
+create function private.bump_live_version(p_league text, p_season text, p_match_day integer) returns void
+  language sql
+  security definer
+  set search_path = ''
+as $$
+  insert into private.live_versions as v (league, season, match_day) values (p_league, p_season, p_match_day)
+  on conflict (league, season, match_day) do update set version = v.version + 1
+$$;
+revoke all on function private.bump_live_version(text, text, integer) from public, anon, authenticated;
+
+-- A match day whose picks may already be read by a provisional table: its deadline has passed, or is less than
+-- five minutes away (a write validated just before the deadline may commit just after it; five minutes bounds
+-- that). Writes before that need no bump: nothing is cached for a match day before its deadline.
+create function private.live_version_matters(p_league text, p_season text, p_match_day integer) returns boolean
+  language sql stable
+  set search_path = ''
+as $$
+  select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) <= public.app_now() + interval '5 minutes', false)
+$$;
+revoke all on function private.live_version_matters(text, text, integer) from public, anon, authenticated;
+
+-- A fixture's score, live score, status, teams, kickoff or match day changed: its match day (old and new) moves on.
+create function private.fixtures_bump_live_version() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE'
+     and (new.league, new.season, new.match_day, new.status, new.home_score, new.away_score, new.live_status,
+          new.live_home_score, new.live_away_score, new.home_team, new.away_team, new.kickoff_time)
+         is not distinct from
+         (old.league, old.season, old.match_day, old.status, old.home_score, old.away_score, old.live_status,
+          old.live_home_score, old.live_away_score, old.home_team, old.away_team, old.kickoff_time) then
+    return null;
+  end if;
+  if tg_op in ('UPDATE', 'DELETE') then
+    perform private.bump_live_version(old.league, old.season, old.match_day);
+  end if;
+  if tg_op = 'INSERT'
+     or (tg_op = 'UPDATE' and (new.league, new.season, new.match_day) is distinct from (old.league, old.season, old.match_day)) then
+    perform private.bump_live_version(new.league, new.season, new.match_day);
+  end if;
+  return null;
+end
+$$;
+revoke all on function private.fixtures_bump_live_version() from public;
+
+create trigger fixtures_bump_live_version
+  after insert or delete or update on public.fixtures
+  for each row execute function private.fixtures_bump_live_version();
+
+-- Memberships (status, standings, names) and picks of a competition's current match day: one bump per match day
+-- per statement (processing and standings rewrite many rows at once), only when it matters (see above).
+create function private.selections_bump_live_version() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  perform private.bump_live_version(k.league, k.season, k.match_day)
+     from (select distinct c.league, c.season, c.current_match_day as match_day
+             from changed_rows r
+             join public.competitions c on c.id = r.competition_id
+            where (tg_table_name = 'user_selections' or r.match_day = c.current_match_day)
+              and private.live_version_matters(c.league, c.season, c.current_match_day)) k
+    order by k.league, k.season, k.match_day;
+  return null;
+end
+$$;
+revoke all on function private.selections_bump_live_version() from public;
+
+create trigger user_selections_bump_live_version_insert
+  after insert on public.user_selections
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger user_selections_bump_live_version_update
+  after update on public.user_selections
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger user_selections_bump_live_version_delete
+  after delete on public.user_selections
+  referencing old table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger team_selections_bump_live_version_insert
+  after insert on public.team_selections
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger team_selections_bump_live_version_update
+  after update on public.team_selections
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger team_selections_bump_live_version_delete
+  after delete on public.team_selections
+  referencing old table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+
+-- The cached provisional tables: the whole competition ranked once per (match day, live version), the same for
+-- every reader (no caller's identity in them); the functions below check who may see them on every call and read
+-- one page. Unlogged: a cache, recomputed after a crash empties it.
+create unlogged table private.live_table_cache (
+  competition_id uuid primary key,
+  match_day integer not null,
+  version bigint not null
+);
+revoke all on table private.live_table_cache from public, anon, authenticated;
+
+create unlogged table private.live_knockout_rows (
+  competition_id uuid not null,
+  "position" integer not null,
+  user_id uuid not null,
+  knocked_out_on integer,
+  team text,
+  team_goals integer,
+  opponent_goals integer,
+  fixture_state text,
+  outcome text not null,
+  still_in integer not null,
+  remaining integer not null,
+  primary key (competition_id, "position")
+);
+revoke all on table private.live_knockout_rows from public, anon, authenticated;
+
+create unlogged table private.live_season_rows (
+  competition_id uuid not null,
+  "position" integer not null,
+  user_id uuid not null,
+  team text,
+  team_goals integer,
+  opponent_goals integer,
+  fixture_state text,
+  live_points integer,
+  points integer,
+  goal_difference integer,
+  goals_for integer,
+  wins integer,
+  draws integer,
+  losses integer,
+  rank integer not null,
+  primary key (competition_id, "position")
+);
+revoke all on table private.live_season_rows from public, anon, authenticated;
+
+-- Makes sure the competition's provisional table is cached for its current match day at the current live version:
+-- nothing to do when it is; otherwise one transaction computes it (an advisory lock per competition, held to the
+-- end of the transaction: a second reader waits, then finds it stored), the others read it.
+create function private.ensure_live_table(p_competition_id uuid) returns void
+  language plpgsql
+  security definer
+  set search_path = ''
+  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
+as $$
+declare
+  v_type text;
+  v_league text;
+  v_season text;
+  v_md integer;
+  v_version bigint;
+begin
+  select c.type, c.league, c.season, c.current_match_day into v_type, v_league, v_season, v_md
+    from public.competitions c where c.id = p_competition_id;
+  if v_type is null or v_type not in ('knockout', 'season') then
+    return;
+  end if;
+  v_version := private.live_version(v_league, v_season, v_md);
+  if exists (select 1 from private.live_table_cache k
+              where k.competition_id = p_competition_id and k.match_day = v_md and k.version = v_version) then
+    return;
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('live_table:' || p_competition_id::text, 0));
+  -- a new statement, a new snapshot: what another reader stored while this one waited; the version is read before
+  -- the rows, so rows stored under it are never older than it
+  v_version := private.live_version(v_league, v_season, v_md);
+  if exists (select 1 from private.live_table_cache k
+              where k.competition_id = p_competition_id and k.match_day = v_md and k.version = v_version) then
+    return;
+  end if;
+  delete from private.live_knockout_rows r where r.competition_id = p_competition_id;
+  delete from private.live_season_rows r where r.competition_id = p_competition_id;
+  if v_type = 'knockout' then
+    insert into private.live_knockout_rows (competition_id, "position", user_id, knocked_out_on, team, team_goals,
+                                            opponent_goals, fixture_state, outcome, still_in, remaining)
+    with o as (select o.* from private.match_day_outcomes_now(v_league, v_season, v_md) o),
+    p as (
+      select us.user_id, us.status, us.knocked_out_on, us.sort_name, ts.selected_team as team, ts.fixture_id,
+             case when us.status <> 'active' then null
+                  when ts.selected_team is null then 'no_pick'
+                  else coalesce(o.outcome, 'not_started') end as o
+        from public.user_selections us
+        left join public.team_selections ts
+          on ts.competition_id = us.competition_id and ts.user_id = us.user_id and ts.match_day = v_md
+         and us.status = 'active'
+        left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+       where us.competition_id = p_competition_id
+    ),
+    k as (
+      select count(*) filter (where p.o in ('draw', 'loss', 'no_pick'))::integer as out_count,
+             count(*) filter (where p.status = 'active')::integer as remaining
+        from p
+    ),
+    r as (
+      select p.*, case when p.status = 'active' then private.knockout_outcome_now(p.o, k.out_count, k.remaining)
+                       else 'eliminated' end as outcome,
+             k.out_count, k.remaining
+        from p cross join k
+    ),
+    -- the order processing would give: still in (alphabetical), then out now, then out before (latest first)
+    n as (
+      select r.*, pg_catalog.row_number() over (
+               order by r.outcome in ('out', 'eliminated'),
+                        case when r.outcome = 'out' then 2147483647 else r.knocked_out_on end desc nulls first,
+                        r.sort_name, r.user_id) as n
+        from r
+    )
+    select p_competition_id, g.n, g.user_id,
+           case when g.outcome = 'out' then v_md else g.knocked_out_on end,
+           g.team, o.team_goals, o.opponent_goals, o.fixture_state, g.outcome,
+           case when g.out_count = g.remaining then g.remaining else g.remaining - g.out_count end,
+           g.remaining
+      from n g
+      left join o on o.fixture_id = g.fixture_id and o.team = g.team;
+  else
+    insert into private.live_season_rows (competition_id, "position", user_id, team, team_goals, opponent_goals,
+                                          fixture_state, live_points, points, goal_difference, goals_for, wins,
+                                          draws, losses, rank)
+    with o as (select o.* from private.match_day_outcomes_now(v_league, v_season, v_md) o),
+    p as (
+      select us.user_id, us.sort_name, us.points, us.goal_difference, us.goals_for, us.wins, us.draws, us.losses,
+             ts.selected_team as team, ts.fixture_id, o.outcome as o_all, o.fixture_state,
+             -- a complete match is already in the stored standings: only a match in play adds to them
+             case when o.fixture_state in ('in_play', 'paused') then o.outcome end as o,
+             o.team_goals as gf, o.opponent_goals as ga
+        from public.user_selections us
+        left join public.team_selections ts
+          on ts.competition_id = us.competition_id and ts.user_id = us.user_id and ts.match_day = v_md
+        left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+       where us.competition_id = p_competition_id
+    ),
+    n as (
+      select p.*,
+             p.points + coalesce(private.season_points_now(p.o), 0) as points_now,
+             p.goal_difference + case when p.o is null then 0 else p.gf - p.ga end as gd_now,
+             p.goals_for + case when p.o is null then 0 else p.gf end as gf_now,
+             p.wins + (p.o = 'win')::integer as wins_now
+        from p
+    ),
+    -- the season's order (points, goal difference, goals for, wins; equal on all four share a rank), then name
+    g as (
+      select n.*,
+             pg_catalog.rank() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc) as rank_now,
+             pg_catalog.row_number() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc,
+                                                    n.sort_name, n.user_id) as pos
+        from n
+    )
+    select p_competition_id, g.pos, g.user_id, g.team, g.gf, g.ga, g.fixture_state,
+           private.season_points_now(case when g.fixture_state in ('complete', 'in_play', 'paused') then g.o_all end),
+           g.points_now, g.gd_now, g.gf_now, g.wins_now,
+           g.draws + (g.o = 'draw')::integer, g.losses + (g.o = 'loss')::integer, g.rank_now
+      from g;
+  end if;
+  insert into private.live_table_cache (competition_id, match_day, version)
+  values (p_competition_id, v_md, v_version)
+  on conflict (competition_id) do update set match_day = excluded.match_day, version = excluded.version;
+end
+$$;
+revoke all on function private.ensure_live_table(uuid) from public, anon, authenticated;
+
 -- The knockout's provisional leaderboard if the match day ended now: every member, in the leaderboard's order as
 -- it would be after processing: still in (through, waiting for a match not started, or everybody on a
 -- roll-over) first, alphabetical; then out on this match day; then the players eliminated before, latest first.
 -- Only while the match day is played (private.match_day_in_play) and only to whoever may see its picks (members
--- after the deadline, private.can_see_match_day_picks: the hidden-picks rule); no row otherwise. One page
--- (offset, limit at most 100); still_in / remaining on every row.
+-- after the deadline, private.can_see_match_day_picks: the hidden-picks rule); no row otherwise: checked on every
+-- call, before the shared table (private.ensure_live_table, computed once per change) is read. One page (offset,
+-- limit at most 100); still_in / remaining on every row.
 create function private.live_knockout_table(p_competition_id uuid, p_offset integer, p_limit integer)
   returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
                  opponent_goals integer, fixture_state text, outcome text, "position" integer,
                  still_in integer, remaining integer)
-  language sql stable security definer
+  language plpgsql
+  security definer
   set search_path = ''
-  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
+  set max_parallel_workers_per_gather = 0  -- a page of stored rows: starting parallel workers cost more than it
 as $$
-  with c as (
-    select c.id, c.league, c.season, c.current_match_day as md
-      from public.competitions c
-     where c.id = p_competition_id and c.type = 'knockout'
-       and private.match_day_in_play(c.id)
-       and private.can_see_match_day_picks(c.id, c.current_match_day)
-  ),
-  o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, c.md) o),
-  p as (
-    select us.user_id, us.status, us.knocked_out_on, us.sort_name, ts.selected_team as team, ts.fixture_id,
-           case when us.status <> 'active' then null
-                when ts.selected_team is null then 'no_pick'
-                else coalesce(o.outcome, 'not_started') end as o
-      from c
-      join public.user_selections us on us.competition_id = c.id
-      left join public.team_selections ts
-        on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = c.md and us.status = 'active'
-      left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
-  ),
-  k as (
-    select count(*) filter (where p.o in ('draw', 'loss', 'no_pick'))::integer as out_count,
-           count(*) filter (where p.status = 'active')::integer as remaining
-      from p
-  ),
-  r as (
-    select p.*, case when p.status = 'active' then private.knockout_outcome_now(p.o, k.out_count, k.remaining)
-                     else 'eliminated' end as outcome,
-           k.out_count, k.remaining
-      from p cross join k
-  ),
-  -- the order processing would give: still in (alphabetical), then out now, then out before (latest first)
-  page as (
-    select r.*, pg_catalog.row_number() over (
-             order by r.outcome in ('out', 'eliminated'),
-                      case when r.outcome = 'out' then 2147483647 else r.knocked_out_on end desc nulls first,
-                      r.sort_name, r.user_id) as n
-      from r
-     order by n
-    offset greatest(coalesce(p_offset, 0), 0)
-     limit greatest(least(coalesce(p_limit, 10), 100), 0)
-  )
-  select g.user_id, pn.username,
-         case when g.outcome = 'out' then (select c.md from c) else g.knocked_out_on end,
-         g.team, o.team_goals, o.opponent_goals, o.fixture_state, g.outcome, g.n::integer,
-         case when g.out_count = g.remaining then g.remaining else g.remaining - g.out_count end,
-         g.remaining
-    from page g
-    left join o on o.fixture_id = g.fixture_id and o.team = g.team
-    left join public.player_names pn on pn.id = g.user_id
-   order by g.n
+#variable_conflict use_column
+declare
+  v_from integer := greatest(coalesce(p_offset, 0), 0);
+  v_to integer := greatest(coalesce(p_offset, 0), 0) + greatest(least(coalesce(p_limit, 10), 100), 0);
+begin
+  if not exists (select 1 from public.competitions c
+                  where c.id = p_competition_id and c.type = 'knockout'
+                    and private.match_day_in_play(c.id)
+                    and private.can_see_match_day_picks(c.id, c.current_match_day)) then
+    return;
+  end if;
+  perform private.ensure_live_table(p_competition_id);
+  return query
+    select r.user_id, pn.username, r.knocked_out_on, r.team, r.team_goals, r.opponent_goals, r.fixture_state,
+           r.outcome, r."position", r.still_in, r.remaining
+      from private.live_knockout_rows r
+      left join public.player_names pn on pn.id = r.user_id
+     where r.competition_id = p_competition_id and r."position" > v_from and r."position" <= v_to
+     order by r."position";
+end
 $$;
 revoke all on function private.live_knockout_table(uuid, integer, integer) from public, anon, authenticated;
 grant execute on function private.live_knockout_table(uuid, integer, integer) to authenticated, service_role;
@@ -1294,7 +1558,7 @@ create function public.live_knockout_table(p_competition_id uuid, p_offset integ
   returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
                  opponent_goals integer, fixture_state text, outcome text, "position" integer,
                  still_in integer, remaining integer)
-  language sql stable
+  language sql
   set search_path = ''
 as $$
   select * from private.live_knockout_table(p_competition_id, p_offset, p_limit)
@@ -1306,64 +1570,39 @@ grant execute on function public.live_knockout_table(uuid, integer, integer) to 
 -- match day's finished ones included) plus each pick on a match in play scored on its live score (3 / 1 / 0,
 -- goals for and against), ranked by the season's order (points, goal difference, goals for, wins; equal on all
 -- four share a rank); rank_before is the stored rank, so the page shows the change. Same visibility as the
--- knockout's: while the match day is played, to members after the deadline. One page (at most 100 rows).
+-- knockout's, checked on every call: while the match day is played, to members after the deadline. One page (at
+-- most 100 rows) of the shared table (private.ensure_live_table).
 create function private.live_season_table(p_competition_id uuid, p_offset integer, p_limit integer)
   returns table (user_id uuid, username text, team text, team_goals integer, opponent_goals integer,
                  fixture_state text, live_points integer, points integer, goal_difference integer,
                  goals_for integer, wins integer, draws integer, losses integer, rank integer,
                  rank_before integer, "position" integer)
-  language sql stable security definer
+  language plpgsql
+  security definer
   set search_path = ''
-  set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
+  set max_parallel_workers_per_gather = 0  -- a page of stored rows: starting parallel workers cost more than it
 as $$
-  with c as (
-    select c.id, c.league, c.season, c.current_match_day as md
-      from public.competitions c
-     where c.id = p_competition_id and c.type = 'season'
-       and private.match_day_in_play(c.id)
-       and private.can_see_match_day_picks(c.id, c.current_match_day)
-  ),
-  o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, c.md) o),
-  p as (
-    select us.user_id, us.sort_name, us.points, us.goal_difference, us.goals_for, us.wins, us.draws, us.losses,
-           ts.selected_team as team, ts.fixture_id, o.outcome as o_all, o.fixture_state,
-           -- a complete match is already in the stored standings: only a match in play adds to them
-           case when o.fixture_state in ('in_play', 'paused') then o.outcome end as o,
-           o.team_goals as gf, o.opponent_goals as ga
-      from c
-      join public.user_selections us on us.competition_id = c.id
-      left join public.team_selections ts
-        on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = c.md
-      left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
-  ),
-  n as (
-    select p.*,
-           p.points + coalesce(private.season_points_now(p.o), 0) as points_now,
-           p.goal_difference + case when p.o is null then 0 else p.gf - p.ga end as gd_now,
-           p.goals_for + case when p.o is null then 0 else p.gf end as gf_now,
-           p.wins + (p.o = 'win')::integer as wins_now
-      from p
-  ),
-  -- the season's order (points, goal difference, goals for, wins; equal on all four share a rank), then name
-  page as (
-    select n.*,
-           pg_catalog.rank() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc) as rank_now,
-           pg_catalog.row_number() over (order by n.points_now desc, n.gd_now desc, n.gf_now desc, n.wins_now desc,
-                                                  n.sort_name, n.user_id) as pos
-      from n
-     order by pos
-    offset greatest(coalesce(p_offset, 0), 0)
-     limit greatest(least(coalesce(p_limit, 10), 100), 0)
-  )
-  select g.user_id, pn.username, g.team, g.gf, g.ga, g.fixture_state,
-         private.season_points_now(case when g.fixture_state in ('complete', 'in_play', 'paused') then g.o_all end),
-         g.points_now, g.gd_now, g.gf_now, g.wins_now,
-         g.draws + (g.o = 'draw')::integer, g.losses + (g.o = 'loss')::integer,
-         g.rank_now::integer, mr.rank, g.pos::integer
-    from page g
-    left join public.membership_ranks mr on mr.competition_id = p_competition_id and mr.user_id = g.user_id
-    left join public.player_names pn on pn.id = g.user_id
-   order by g.pos
+#variable_conflict use_column
+declare
+  v_from integer := greatest(coalesce(p_offset, 0), 0);
+  v_to integer := greatest(coalesce(p_offset, 0), 0) + greatest(least(coalesce(p_limit, 10), 100), 0);
+begin
+  if not exists (select 1 from public.competitions c
+                  where c.id = p_competition_id and c.type = 'season'
+                    and private.match_day_in_play(c.id)
+                    and private.can_see_match_day_picks(c.id, c.current_match_day)) then
+    return;
+  end if;
+  perform private.ensure_live_table(p_competition_id);
+  return query
+    select r.user_id, pn.username, r.team, r.team_goals, r.opponent_goals, r.fixture_state, r.live_points,
+           r.points, r.goal_difference, r.goals_for, r.wins, r.draws, r.losses, r.rank, mr.rank, r."position"
+      from private.live_season_rows r
+      left join public.membership_ranks mr on mr.competition_id = p_competition_id and mr.user_id = r.user_id
+      left join public.player_names pn on pn.id = r.user_id
+     where r.competition_id = p_competition_id and r."position" > v_from and r."position" <= v_to
+     order by r."position";
+end
 $$;
 revoke all on function private.live_season_table(uuid, integer, integer) from public, anon, authenticated;
 grant execute on function private.live_season_table(uuid, integer, integer) to authenticated, service_role;
@@ -1373,7 +1612,7 @@ create function public.live_season_table(p_competition_id uuid, p_offset integer
                  fixture_state text, live_points integer, points integer, goal_difference integer,
                  goals_for integer, wins integer, draws integer, losses integer, rank integer,
                  rank_before integer, "position" integer)
-  language sql stable
+  language sql
   set search_path = ''
 as $$
   select * from private.live_season_table(p_competition_id, p_offset, p_limit)

@@ -874,24 +874,123 @@ grant execute on function public.get_scout_leaderboard_season_player(text, text,
 -- Live match day (decision 022): provisional points and board
 -- ---------------------------------------------------------------------------------------------------------
 
--- Scout "if it ended now": each entry of a match day with its stored points (complete fixtures) plus its
--- predictions of matches in play scored by private.scout_points on the live score as if the match had ended
--- (the one home of Scout's points). Only while a fixture of that match day is in play and after its lock (when
--- entries are revealed to every player); no row otherwise. Returns the top p_limit entries (at most 100) in the
--- board's order and every entry of the caller (mine), each with its provisional rank (equal points and exact
--- count share a rank) and its live points.
-create function private.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer)
-  returns table (rank integer, entry_id uuid, user_id uuid, display_name text, entry_index integer,
-                 total_points integer, exact_count integer, live_points integer, mine boolean)
-  language sql stable security definer
+-- Scout entries and predictions of a match day bump its live version (decision 025), like picks: once per
+-- statement for entries (scoring rewrites them in bulk), per row for predictions (saved ten at a time), only when
+-- it matters (private.live_version_matters: the deadline passed or is less than five minutes away).
+create function private.scout_entries_bump_live_version() returns trigger
+  language plpgsql
+  security definer
   set search_path = ''
 as $$
+begin
+  perform private.bump_live_version(k.league, k.season, k.match_day)
+     from (select distinct r.league, r.season, r.match_day from changed_rows r
+            where private.live_version_matters(r.league, r.season, r.match_day)) k
+    order by k.league, k.season, k.match_day;
+  return null;
+end
+$$;
+revoke all on function private.scout_entries_bump_live_version() from public;
+
+create trigger scout_entries_bump_live_version_insert
+  after insert on public.scout_entries
+  referencing new table as changed_rows
+  for each statement execute function private.scout_entries_bump_live_version();
+create trigger scout_entries_bump_live_version_update
+  after update on public.scout_entries
+  referencing new table as changed_rows
+  for each statement execute function private.scout_entries_bump_live_version();
+create trigger scout_entries_bump_live_version_delete
+  after delete on public.scout_entries
+  referencing old table as changed_rows
+  for each statement execute function private.scout_entries_bump_live_version();
+
+create function private.scout_predictions_bump_live_version() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_entry uuid := case when tg_op = 'DELETE' then old.scout_entry_id else new.scout_entry_id end;
+begin
+  perform private.bump_live_version(e.league, e.season, e.match_day)
+     from public.scout_entries e
+    where e.id = v_entry and private.live_version_matters(e.league, e.season, e.match_day);
+  return null;
+end
+$$;
+revoke all on function private.scout_predictions_bump_live_version() from public;
+
+create trigger scout_predictions_bump_live_version
+  after insert or delete or update of home_goals, away_goals, fixture_id, scout_entry_id on public.scout_predictions
+  for each row execute function private.scout_predictions_bump_live_version();
+
+-- The cached provisional Scout board of a match day: every entry ranked once per live version, the same for every
+-- reader; who sees it (after the lock, while a match is in play) and which rows are the caller's are decided on
+-- every call (private.live_scout_board). Unlogged: a cache.
+create unlogged table private.live_scout_cache (
+  league text not null,
+  season text not null,
+  match_day integer not null,
+  version bigint not null,
+  -- the rows' key: one small number instead of the three columns (100,000 index entries written per change)
+  board_id integer generated always as identity unique,
+  primary key (league, season, match_day)
+);
+revoke all on table private.live_scout_cache from public, anon, authenticated;
+
+create unlogged table private.live_scout_rows (
+  board_id integer not null,
+  "position" integer not null,
+  rank integer not null,
+  entry_id uuid not null,
+  user_id uuid not null,
+  entry_index integer not null,
+  total_points integer not null,
+  exact_count integer not null,
+  live_points integer not null,
+  primary key (board_id, "position")
+);
+create index live_scout_rows_user_idx on private.live_scout_rows (board_id, user_id);
+revoke all on table private.live_scout_rows from public, anon, authenticated;
+
+-- Makes sure the match day's provisional board is cached at the current live version (as private.ensure_live_table:
+-- an advisory lock per match day, held to the end of the transaction, so it is computed once).
+create function private.ensure_live_scout_board(p_league text, p_season text, p_match_day integer) returns void
+  language plpgsql
+  security definer
+  set search_path = ''
+  set work_mem = '64MB'  -- every entry of the match day is sorted in memory, not on disk
+as $$
+declare
+  v_version bigint := private.live_version(p_league, p_season, p_match_day);
+  v_board integer;
+begin
+  if exists (select 1 from private.live_scout_cache k
+              where k.league = p_league and k.season = p_season and k.match_day = p_match_day
+                and k.version = v_version) then
+    return;
+  end if;
+  perform pg_catalog.pg_advisory_xact_lock(
+    pg_catalog.hashtextextended('live_scout:' || p_league || '|' || p_season || '|' || p_match_day, 0));
+  v_version := private.live_version(p_league, p_season, p_match_day);
+  if exists (select 1 from private.live_scout_cache k
+              where k.league = p_league and k.season = p_season and k.match_day = p_match_day
+                and k.version = v_version) then
+    return;
+  end if;
+  insert into private.live_scout_cache as k (league, season, match_day, version)
+  values (p_league, p_season, p_match_day, v_version)
+  on conflict (league, season, match_day) do update set version = excluded.version
+  returning k.board_id into v_board;
+  delete from private.live_scout_rows r where r.board_id = v_board;
+  insert into private.live_scout_rows (board_id, "position", rank, entry_id, user_id, entry_index, total_points,
+                                       exact_count, live_points)
   with live as (
     select f.id, f.live_home_score, f.live_away_score
       from public.fixtures f
      where f.league = p_league and f.season = p_season and f.match_day = p_match_day
        and f.status = 'pending' and f.live_status is not null
-       and public.matchday_deadline_passed(p_league, p_season, p_match_day)
   ),
   add as (
     select q.scout_entry_id,
@@ -909,19 +1008,57 @@ as $$
       from public.scout_entries e
       left join add a on a.scout_entry_id = e.id
      where e.league = p_league and e.season = p_season and e.match_day = p_match_day
-       and exists (select 1 from live)
-  ),
-  ranked as (
-    select e.*, pg_catalog.rank() over (order by e.total_now desc, e.exact_now desc) as rank_now,
-           pg_catalog.row_number() over (order by e.total_now desc, e.exact_now desc, e.created_at, e.id) as n
-      from e
   )
-  select r.rank_now::integer, r.id, r.user_id, coalesce(p.display_name, p.username), r.entry_index,
-         r.total_now, r.exact_now, r.live_pts, r.user_id = (select auth.uid())
-    from ranked r
-    join public.profiles p on p.id = r.user_id
-   where r.n <= least(greatest(coalesce(p_limit, 100), 1), 100) or r.user_id = (select auth.uid())
-   order by r.n
+  select v_board,
+         pg_catalog.row_number() over (order by e.total_now desc, e.exact_now desc, e.created_at, e.id),
+         pg_catalog.rank() over (order by e.total_now desc, e.exact_now desc),
+         e.id, e.user_id, e.entry_index, e.total_now, e.exact_now, e.live_pts
+    from e;
+end
+$$;
+revoke all on function private.ensure_live_scout_board(text, text, integer) from public, anon, authenticated;
+
+-- Scout "if it ended now": each entry of a match day with its stored points (complete fixtures) plus its
+-- predictions of matches in play scored by private.scout_points on the live score as if the match had ended
+-- (the one home of Scout's points). Only while a fixture of that match day is in play and after its lock (when
+-- entries are revealed to every player); no row otherwise (checked on every call). Returns the top p_limit
+-- entries (at most 100) in the board's order and every entry of the caller (mine), each with its provisional rank
+-- (equal points and exact count share a rank) and its live points, read off the shared board
+-- (private.ensure_live_scout_board, computed once per change).
+create function private.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer)
+  returns table (rank integer, entry_id uuid, user_id uuid, display_name text, entry_index integer,
+                 total_points integer, exact_count integer, live_points integer, mine boolean)
+  language plpgsql
+  security definer
+  set search_path = ''
+  set max_parallel_workers_per_gather = 0  -- a page of stored rows: starting parallel workers cost more than it
+as $$
+#variable_conflict use_column
+declare
+  v_me uuid := (select auth.uid());
+  v_top integer := least(greatest(coalesce(p_limit, 100), 1), 100);
+  v_board integer;
+begin
+  if not (public.matchday_deadline_passed(p_league, p_season, p_match_day)
+          and exists (select 1 from public.fixtures f
+                       where f.league = p_league and f.season = p_season and f.match_day = p_match_day
+                         and f.status = 'pending' and f.live_status is not null)) then
+    return;
+  end if;
+  perform private.ensure_live_scout_board(p_league, p_season, p_match_day);
+  select k.board_id into v_board from private.live_scout_cache k
+   where k.league = p_league and k.season = p_season and k.match_day = p_match_day;
+  return query
+    select r.rank, r.entry_id, r.user_id, coalesce(p.display_name, p.username), r.entry_index, r.total_points,
+           r.exact_count, r.live_points, r.user_id = v_me
+      from (select r.* from private.live_scout_rows r
+             where r.board_id = v_board and r."position" <= v_top
+            union all
+            select r.* from private.live_scout_rows r
+             where r.board_id = v_board and r.user_id = v_me and r."position" > v_top) r
+      join public.profiles p on p.id = r.user_id
+     order by r."position";
+end
 $$;
 revoke all on function private.live_scout_board(text, text, integer, integer) from public, anon, authenticated;
 grant execute on function private.live_scout_board(text, text, integer, integer) to authenticated, service_role;
@@ -929,7 +1066,7 @@ grant execute on function private.live_scout_board(text, text, integer, integer)
 create function public.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer default 100)
   returns table (rank integer, entry_id uuid, user_id uuid, display_name text, entry_index integer,
                  total_points integer, exact_count integer, live_points integer, mine boolean)
-  language sql stable
+  language sql
   set search_path = ''
 as $$
   select * from private.live_scout_board(p_league, p_season, p_match_day, p_limit)

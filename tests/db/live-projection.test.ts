@@ -211,6 +211,151 @@ describe("live_scout_board", () => {
   });
 });
 
+describe("the provisional tables are computed once per change and shared (decision 025)", () => {
+  const cached = async (competitionId: string) => {
+    const [row] = await db.sql<{ version: string; xmin: string; rows: number }[]>`
+      select k.version::text, (select min(r.xmin::text) from private.live_knockout_rows r where r.competition_id = k.competition_id) as xmin,
+             (select count(*)::int from private.live_knockout_rows r where r.competition_id = k.competition_id) as rows
+        from private.live_table_cache k where k.competition_id = ${competitionId}`;
+    return row ?? null;
+  };
+
+  it("repeated calls read the stored table; a score change, a pick or a membership change makes the next call compute it again", async () => {
+    const league = await w.league(3);
+    const ko = await w.competition(league, "knockout", ["Amy", "bob", "Cat"]);
+    await w.pick(ko, "Amy", 1, "T1");
+    await w.pick(ko, "bob", 1, "T3");
+    await live(league, "T1", 1, 0);
+    expect(await cached(ko)).toBeNull(); // nothing computed before a reader asks
+    const first = (await koTable("Amy", ko)).map((r) => [r.username, r.outcome]);
+    expect(first).toEqual([
+      ["Amy", "through"],
+      ["bob", "waiting"],
+      ["Cat", "out"],
+    ]);
+    const stored = await cached(ko);
+    expect(stored?.rows).toBe(3);
+    // other readers, other pages: the same stored rows (not written again)
+    await koTable("bob", ko);
+    await koTable("Cat", ko, PLAYING, 1, 1);
+    expect(await cached(ko)).toEqual(stored);
+
+    // a goal: the live version moves on in the same transaction; the next reader computes the new table
+    await live(league, "T3", 0, 1);
+    const afterGoal = await koTable("Cat", ko);
+    expect(afterGoal.map((r) => [r.username, r.outcome])).toEqual([
+      ["Amy", "through"],
+      ["bob", "out"],
+      ["Cat", "out"],
+    ]);
+    const recomputed = await cached(ko);
+    expect(BigInt(recomputed.version)).toBeGreaterThan(BigInt(stored.version));
+    expect(recomputed.xmin).not.toBe(stored.xmin);
+
+    // a membership written after the deadline (an admin removes Cat): computed again without her
+    await db.sql`delete from public.user_selections where competition_id = ${ko} and user_id = ${w.ids.Cat}`;
+    expect((await koTable("Amy", ko)).map((r) => r.username)).toEqual(["Amy", "bob"]);
+    // a pick changed after the deadline (an admin's correction): bob's pick is now T1, through
+    await db.sql`update public.team_selections set selected_team = 'T1', fixture_id = ${await w.fixtureId(league, 1, "T1")}
+                  where competition_id = ${ko} and user_id = ${w.ids.bob} and match_day = 1`;
+    expect((await koTable("Amy", ko)).map((r) => [r.username, r.outcome])).toEqual([
+      ["Amy", "through"],
+      ["bob", "through"],
+    ]);
+  });
+
+  it("two callers with different visibility: the stored table reaches only those who may see it; Scout's own entries per caller", async () => {
+    const league = await w.league(3);
+    const ko = await w.competition(league, "knockout", ["Amy", "bob"]);
+    const season = await w.competition(league, "season", ["Amy", "bob"]);
+    for (const c of [ko, season]) {
+      await w.pick(c, "Amy", 1, "T1");
+      await w.pick(c, "bob", 1, "T4");
+    }
+    await live(league, "T1", 2, 0);
+    // a member computes and stores both tables
+    expect((await koTable("Amy", ko)).map((r) => r.username)).toEqual(["Amy", "bob"]);
+    expect((await seasonTable("Amy", season)).map((r) => [r.username, r.points])).toEqual([
+      ["Amy", 3],
+      ["bob", 0],
+    ]);
+    expect(await cached(ko)).not.toBeNull();
+    // they are stored, yet a player who is not a member still gets nothing, nor a member before the deadline
+    expect(await koTable("Fay", ko)).toEqual([]);
+    expect(await seasonTable("Fay", season)).toEqual([]);
+    expect(await koTable("bob", ko, BEFORE_DEADLINE)).toEqual([]);
+    expect(await seasonTable("bob", season, BEFORE_DEADLINE)).toEqual([]);
+    // and the second member gets the same rows as the first
+    expect(await koTable("bob", ko)).toEqual(await koTable("Amy", ko));
+
+    // Scout: one stored board; "mine" and the caller's own entries beyond the limit are per caller
+    const scout = await createScoutCompetition(db.sql, { league, season: SEASON, startMatchDay: 1, totalMatchDays: 1 });
+    for (const [name, h] of [
+      ["Amy", 2],
+      ["bob", 1],
+      ["Cat", 0],
+    ] as const) {
+      const [{ id }] = await db.sql<{ id: string }[]>`
+        insert into public.scout_entries (competition_id, user_id, match_day, entry_index)
+        values (${scout.id}, ${w.ids[name]}, 1, 0) returning id`;
+      await db.sql`insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals)
+                   values (${id}, ${await w.fixtureId(league, 1, "T1")}, ${h}, 0)`;
+    }
+    type Row = { display_name: string; mine: boolean };
+    const board = (name: string, now = PLAYING) =>
+      as(name, (tx) => tx<Row[]>`select display_name, mine from public.live_scout_board(${league}, ${SEASON}, 1, 1)`, now);
+    expect(await board("Amy")).toEqual([{ display_name: "Amy", mine: true }]);
+    expect(await board("Cat")).toEqual([
+      { display_name: "Amy", mine: false },
+      { display_name: "Cat", mine: true },
+    ]);
+    expect(await board("Fay")).toEqual([{ display_name: "Amy", mine: false }]);
+    expect(await board("Cat", BEFORE_DEADLINE)).toEqual([]);
+    const [{ n }] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from private.live_scout_rows r join private.live_scout_cache k on k.board_id = r.board_id
+       where k.league = ${league} and k.season = ${SEASON} and k.match_day = 1`;
+    expect(n).toBe(3);
+    // 1-0 now: bob's prediction is exact (5) and tops the board, for every caller
+    await live(league, "T1", 1, 0);
+    expect(await board("Fay")).toEqual([{ display_name: "bob", mine: false }]);
+  });
+
+  it("concurrent readers after a change: one computes, the other waits and reads what it stored", async () => {
+    const league = await w.league(3);
+    const ko = await w.competition(league, "knockout", ["Amy", "bob"]);
+    await w.pick(ko, "Amy", 1, "T1");
+    await live(league, "T1", 1, 0);
+    const first = db.sql.reserve();
+    const second = db.sql.reserve();
+    const [a, b] = await Promise.all([first, second]);
+    try {
+      const begin = async (c: postgres.ReservedSql, name: string) => {
+        await c`begin`;
+        await c`select set_config('request.jwt.claims', ${JSON.stringify({ sub: w.ids[name], role: "authenticated" })}, true),
+                       set_config('app.now', ${PLAYING.toISOString()}, true), set_config('role', 'authenticated', true)`;
+      };
+      await begin(a, "Amy");
+      await begin(b, "bob");
+      const rowsA = await a`select username from public.live_knockout_table(${ko}, 0, 10)`;
+      const [{ xid }] = await a<{ xid: string }[]>`select pg_current_xact_id()::text as xid`;
+      // bob's reader waits on Amy's transaction (the advisory lock), then finds the table stored
+      const pending = b`select username from public.live_knockout_table(${ko}, 0, 10)`.then((r) => r);
+      await new Promise((r) => setTimeout(r, 300));
+      await a`commit`;
+      const rowsB = await pending;
+      await b`commit`;
+      expect(rowsB.map((r) => r.username)).toEqual(rowsA.map((r) => r.username));
+      // written once, by Amy's transaction
+      const xmins = await db.sql<{ xmin: string }[]>`
+        select distinct xmin::text as xmin from private.live_knockout_rows where competition_id = ${ko}`;
+      expect(xmins.map((x) => x.xmin)).toEqual([xid]);
+    } finally {
+      a.release();
+      b.release();
+    }
+  });
+});
+
 describe("knockout_route", () => {
   it("teams used (with the match day) and still available; another player's pick only after its deadline; members only", async () => {
     const league = await w.league(3);

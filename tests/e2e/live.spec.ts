@@ -1,12 +1,12 @@
 import type { Browser, Page } from "@playwright/test";
-import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
+import { addMember, addPick, createCompetition, createFixtures, createPlayer, createScoutCompetition } from "../support/factories";
 import { db, expect, removeAfterTest, signIn, test, uniqueName } from "./fixtures";
 
 /**
  * The live match day (decision 022): an admin enters live scores; two players' pages (two browser contexts, a
  * competition page and a dashboard) update without a reload, through the LiveMatchDay Durable Object's socket
  * and a revalidation of their loaders; the knockout player's "out if it ends now" line comes and goes as goals
- * go in, roll-over included.
+ * go in, roll-over included; an open Scout page shows its provisional points and board as scores come in.
  */
 
 const LEAGUE = "Championship";
@@ -221,5 +221,90 @@ test("the season leaderboard's provisional table changes as the admin enters liv
 
   await mine.close();
   await plainContext.close();
+  await adminContext.close();
+});
+
+test("an open Scout page shows provisional points and the provisional board as the admin enters live scores", async ({
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const sql = db();
+  const tag = uniqueName("");
+  // a league and season of its own (the other tests here use Championship 2025 and 2024/25)
+  const [league, season] = ["Championship", "2025/26"];
+  const [H1, A1, H2, A2] = ["Hale", "Acton", "Hove", "Alton"].map((t) => `${t} ${tag}`);
+  await sql`delete from public.fixtures where league = ${league} and season = ${season}`;
+  // kicked off half an hour ago: locked, entries public, the matches being played
+  const kickoff = new Date(Date.now() - 30 * 60_000);
+  const fixtures = await createFixtures(sql, league, season, [
+    { matchDay: 1, home: H1, away: A1, kickoff },
+    { matchDay: 1, home: H2, away: A2, kickoff },
+  ]);
+  const scout = await createScoutCompetition(sql, {
+    league,
+    season,
+    startDate: "today",
+    startMatchDay: 1,
+    totalMatchDays: 3,
+    name: `Live Scout ${tag}`,
+  });
+  removeAfterTest(scout);
+  // two entries made before the lock (arranged directly): I say 1-0 in the first match, they say 2-0
+  const players = [];
+  for (const [name, home] of [
+    ["Sx", 1],
+    ["Sy", 2],
+  ] as const) {
+    const p = await createPlayer(sql, { username: `${name}${tag}`, email: `${name.toLowerCase()}${tag.toLowerCase()}@live.test` });
+    const [entry] = await sql<{ id: string }[]>`
+      insert into public.scout_entries (competition_id, user_id, match_day, league, season, entry_index, total_points, exact_count)
+      values (${scout.id}, ${p.id}, 1, ${league}, ${season}, 0, 0, 0) returning id`;
+    await sql`
+      insert into public.scout_predictions (scout_entry_id, fixture_id, home_goals, away_goals)
+      values (${entry.id}, ${fixtures[0].id}, ${home}, 0), (${entry.id}, ${fixtures[1].id}, 0, 0)`;
+    players.push(p);
+  }
+  const [me, other] = players;
+
+  const mine = await playerPage(browser, baseURL!, me.id, me.email, `/scout?competition=${scout.id}&tab=my-picks`);
+  const board = await playerPage(browser, baseURL!, other.id, other.email, `/scout?competition=${scout.id}&tab=leaderboard`);
+  const entries = mine.page.getByTestId("scout-provisional-entries");
+  const provisional = board.page.getByTestId("scout-provisional-board");
+  const row = (p: { username: string }) => provisional.getByRole("row", { name: new RegExp(p.username) });
+  // nothing in play yet: no provisional view
+  await expect(entries).toHaveCount(0);
+  await expect(provisional).toHaveCount(0);
+
+  const adminContext = await browser.newContext({ baseURL });
+  await signIn(adminContext, baseURL!, "admin");
+  const admin = await adminContext.newPage();
+  await admin.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(season)}&md=1`);
+  await expect(admin.getByText(`${league} ${season}, Match Day 1`)).toBeVisible();
+
+  const timeout = { timeout: 15_000 };
+  // 1-0: my exact score (5), their right result (3)
+  await liveScore(admin, H1, A1, 1, 0);
+  await expect(entries).toContainText("Provisional: if it ended now", timeout);
+  await expect(entries).toContainText("Entry 1: 5 pts (5 from matches in play) · 1st", timeout);
+  await expect(provisional).toContainText("Provisional: if it ended now", timeout);
+  await expect(row(me)).toContainText("1st", timeout);
+  await expect(row(other)).toContainText("2nd");
+
+  // 2-0: their exact score (5), my right result and away goals (3): the board turns
+  await liveScore(admin, H1, A1, 2, 0);
+  await expect(entries).toContainText("Entry 1: 3 pts (3 from matches in play) · 2nd", timeout);
+  await expect(row(other)).toContainText("1st", timeout);
+  await expect(row(me)).toContainText("2nd");
+
+  await notReloaded(mine.page);
+  await notReloaded(board.page);
+  // only final results count: no entry has stored points
+  const [{ n }] = await sql<{ n: number }[]>`
+    select count(*)::int as n from public.scout_entries where competition_id = ${scout.id} and total_points > 0`;
+  expect(n).toBe(0);
+
+  await mine.close();
+  await board.close();
   await adminContext.close();
 });

@@ -4,7 +4,7 @@
  * tests/workers/live.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { liveSequence } from "../../app/lib/live-sequence";
+import { LIVE_CLOCK_MARGIN_MS, liveSequence } from "../../app/lib/live-sequence";
 
 const msg = (m: object) => JSON.stringify(m);
 const none = { reply: null, revalidate: false };
@@ -46,5 +46,25 @@ describe("liveSequence", () => {
     for (const bad of ["pong", "{", msg({ kind: "changed" }), msg({ seq: 1.5, kind: "changed" }), "null"]) {
       expect(s.received(bad)).toEqual(none);
     }
+  });
+
+  it("catches up once on a change between the page's load and the first hello (changedAt against the data's time)", () => {
+    const readAt = 1_000_000;
+    // changed after the read: revalidate
+    expect(liveSequence(() => readAt).received(msg({ seq: 3, kind: "hello", changedAt: readAt + 1 }))).toEqual(revalidate);
+    // within the clock margin before the read (the two clocks may differ a little): revalidate too
+    expect(liveSequence(() => readAt).received(msg({ seq: 3, kind: "hello", changedAt: readAt - LIVE_CLOCK_MARGIN_MS + 1 }))).toEqual(
+      revalidate,
+    );
+    // well before the read, never changed, or the page's time unknown: nothing
+    expect(liveSequence(() => readAt).received(msg({ seq: 3, kind: "hello", changedAt: readAt - LIVE_CLOCK_MARGIN_MS }))).toEqual(none);
+    expect(liveSequence(() => readAt).received(msg({ seq: 0, kind: "hello", changedAt: null }))).toEqual(none);
+    expect(liveSequence(() => null).received(msg({ seq: 3, kind: "hello", changedAt: readAt + 1 }))).toEqual(none);
+    expect(liveSequence().received(msg({ seq: 3, kind: "hello", changedAt: readAt + 1 }))).toEqual(none);
+    // only the first hello counts: after a reconnect the resync answers
+    const s = liveSequence(() => readAt);
+    expect(s.received(msg({ seq: 3, kind: "hello", changedAt: readAt + 1 }))).toEqual(revalidate);
+    expect(s.opened()).toBe(msg({ resync: 3 }));
+    expect(s.received(msg({ seq: 3, kind: "hello", changedAt: readAt + 1 }))).toEqual(none);
   });
 });

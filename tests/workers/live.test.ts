@@ -58,7 +58,7 @@ describe("LiveMatchDay (Durable Object, hibernation API)", () => {
   it("greets with the current sequence and fans a change out to every socket, in order", async () => {
     const stub = stubFor(liveObjectName("Premier League", "2025/26", 7));
     const clients = await Promise.all(["u1", "u2", "u3"].map((u) => connect(stub, u)));
-    for (const c of clients) expect(await c.next()).toEqual({ seq: 0, kind: "hello" });
+    for (const c of clients) expect(await c.next()).toEqual({ seq: 0, kind: "hello", changedAt: null });
 
     expect(await stub.notify()).toBe(1);
     expect(await stub.notify()).toBe(2);
@@ -75,7 +75,7 @@ describe("LiveMatchDay (Durable Object, hibernation API)", () => {
     await stub.notify();
     await stub.notify();
     const c = await connect(stub, "u1");
-    expect(await c.next()).toEqual({ seq: 3, kind: "hello" });
+    expect(await c.next()).toMatchObject({ seq: 3, kind: "hello" });
     c.ws.send(JSON.stringify({ resync: 1 }));
     expect(await c.next()).toEqual({ seq: 3, kind: "resync", changed: true });
     c.ws.send(JSON.stringify({ resync: 3 }));
@@ -106,6 +106,8 @@ describe("LiveMatchDay (Durable Object, hibernation API)", () => {
         .sort(),
     }));
     expect(stored).toEqual({ seq: 1, sockets: 2, tags: ["user-a", "user-b"] });
+    const changedAt = await runInDurableObject(stub, (_instance, state) => state.storage.get<number>("changedAt"));
+    expect(typeof changedAt).toBe("number");
     a.ws.close(1000, "done");
     b.ws.close(1000, "done");
   });
@@ -152,6 +154,35 @@ describe("LiveMatchDay (Durable Object, hibernation API)", () => {
     expect(await c.next()).toEqual({ seq: 5, kind: "resync", changed: false });
     expect(step(c.messages.at(-1)!)).toEqual({ reply: null, revalidate: false });
     c.ws.close(1000, "done");
+  });
+
+  it("a change between a page's load and its socket's hello: the hello's changedAt makes the page revalidate once", async () => {
+    const stub = stubFor(liveObjectName("Eredivisie", "2025/26", 6));
+    // a page that read its data, then a change committed before its socket opened
+    const readBefore = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    await stub.notify();
+    const missed = liveSequence(() => readBefore);
+    const c1 = await connect(stub, "u1");
+    const hello = await c1.next();
+    expect(hello).toMatchObject({ seq: 1, kind: "hello" });
+    const changedAt = (hello as { changedAt: number }).changedAt;
+    expect(changedAt).toBeGreaterThanOrEqual(readBefore);
+    expect(missed.received(JSON.stringify(hello))).toEqual({ reply: null, revalidate: true });
+    // the next change revalidates as usual, once
+    await stub.notify();
+    expect(missed.received(JSON.stringify(await c1.next()))).toEqual({ reply: null, revalidate: true });
+
+    // a page whose data was read well after the last change: nothing to catch up (no needless revalidation)
+    const fresh = liveSequence(() => changedAt + 60_000);
+    const c2 = await connect(stub, "u2");
+    expect(fresh.received(JSON.stringify(await c2.next()))).toEqual({ reply: null, revalidate: false });
+
+    // after hibernation (a new instance of the object) the time comes back from storage with the sequence
+    const stored = await runInDurableObject(stub, async (_i, state) => state.storage.get<number>("changedAt"));
+    expect(stored).toBeGreaterThanOrEqual(changedAt);
+    c1.ws.close(1000, "done");
+    c2.ws.close(1000, "done");
   });
 
   it("keeps separate sequences per match day (one object each)", async () => {

@@ -12,6 +12,10 @@ export { liveObjectName, type LiveKey } from "./live-key";
  * player may not see. The sequence number lives in the object's storage (it survives hibernation and eviction);
  * a socket's user id is its attachment (serializeAttachment), which survives hibernation too. A client that
  * reconnects or sees a gap sends `{resync: lastSeq}` and gets `{seq, kind: "resync", changed}`.
+ * "hello" also carries `changedAt`, the object's clock (ms) at its last change (null before the first one, stored
+ * next to seq), so that a page whose data was read before a change that came before its socket opened revalidates
+ * once (live-sequence.ts; the page sends nothing: it compares with the time its loader read the data). A time, no
+ * data: the hidden-picks rule holds.
  * The object never touches the database; it is told by the Worker that committed a change (`notify`).
  */
 
@@ -21,7 +25,9 @@ export interface LiveAttachment {
 }
 
 export type LiveMessage =
-  { seq: number; kind: "hello" } | { seq: number; kind: "changed" } | { seq: number; kind: "resync"; changed: boolean };
+  | { seq: number; kind: "hello"; changedAt: number | null }
+  | { seq: number; kind: "changed" }
+  | { seq: number; kind: "resync"; changed: boolean };
 
 /** The header the web Worker sets after checking the session; the object trusts only its own Worker. */
 export const LIVE_USER_HEADER = "X-FootyCoach-Live-User";
@@ -30,10 +36,13 @@ export const LIVE_USER_HEADER = "X-FootyCoach-Live-User";
 export const MAX_SOCKETS = 20_000;
 
 const SEQ_KEY = "seq";
+const CHANGED_AT_KEY = "changedAt";
 
 export class LiveMatchDay extends DurableObject {
   /** The sequence number, read from storage once per wake (the object's memory goes with hibernation). */
   private seq: number | undefined;
+  /** When the last change came (Date.now() in notify), read with seq; null before the first change. */
+  private changedAt: number | null = null;
   /** The open sockets, counted once per wake when a socket connects, then kept in step (the limit's check). */
   private open: number | undefined;
 
@@ -44,7 +53,11 @@ export class LiveMatchDay extends DurableObject {
   }
 
   private async currentSeq(): Promise<number> {
-    this.seq ??= (await this.ctx.storage.get<number>(SEQ_KEY)) ?? 0;
+    if (this.seq === undefined) {
+      const stored = await this.ctx.storage.get<number>([SEQ_KEY, CHANGED_AT_KEY]);
+      this.seq = stored.get(SEQ_KEY) ?? 0;
+      this.changedAt = stored.get(CHANGED_AT_KEY) ?? null;
+    }
     return this.seq;
   }
 
@@ -64,15 +77,20 @@ export class LiveMatchDay extends DurableObject {
     this.ctx.acceptWebSocket(server, [userId]);
     this.open++;
     server.serializeAttachment({ userId, connectedAt: Date.now() } satisfies LiveAttachment);
-    server.send(JSON.stringify({ seq: await this.currentSeq(), kind: "hello" } satisfies LiveMessage));
+    const seq = await this.currentSeq();
+    server.send(JSON.stringify({ seq, kind: "hello", changedAt: this.changedAt } satisfies LiveMessage));
     return new Response(null, { status: 101, webSocket: client });
   }
 
   /** A committed change of this match day (a score, a status): the next sequence number, sent to every socket. */
   async notify(): Promise<number> {
     const seq = (await this.currentSeq()) + 1;
+    // Called after the writer's COMMIT, so this clock is at or after the change (Workers' clock only stands still
+    // between I/O, never runs ahead); pages compare it with when their loader read (live-sequence.ts).
+    const changedAt = Date.now();
     this.seq = seq;
-    await this.ctx.storage.put(SEQ_KEY, seq);
+    this.changedAt = changedAt;
+    await this.ctx.storage.put({ [SEQ_KEY]: seq, [CHANGED_AT_KEY]: changedAt });
     const message = JSON.stringify({ seq, kind: "changed" } satisfies LiveMessage);
     for (const ws of this.ctx.getWebSockets()) {
       try {
