@@ -26,7 +26,7 @@ async function adminPage(browser: Browser, baseURL: string, league: string, matc
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(context, baseURL, "admin");
-  await page.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&matchDay=${matchDay}`);
+  await page.goto(`/admin/fixtures?league=${encodeURIComponent(league)}&season=${encodeURIComponent(SEASON)}&md=${matchDay}`);
   await page.getByLabel("Match Day").selectOption(String(matchDay));
   await page.getByRole("button", { name: "Show Fixtures" }).click();
   await expect(page.getByText(`${league} ${SEASON}, Match Day ${matchDay}`)).toBeVisible();
