@@ -1030,6 +1030,17 @@ $$;
 revoke all on function private.knockout_outcome_now(text, integer, integer) from public, anon;
 grant execute on function private.knockout_outcome_now(text, integer, integer) to authenticated, service_role;
 
+-- How many players would still be in if the match day ended now: those not out, or all of them on a roll-over
+-- (every remaining player out: nobody is; process_competition's rule, as in knockout_outcome_now). No SET clause
+-- so the planner inlines it.
+create function private.knockout_still_in_now(p_out_count integer, p_remaining integer) returns integer
+  language sql immutable
+as $$
+  select case when p_out_count = p_remaining then p_remaining else p_remaining - p_out_count end
+$$;
+revoke all on function private.knockout_still_in_now(integer, integer) from public, anon;
+grant execute on function private.knockout_still_in_now(integer, integer) to authenticated, service_role;
+
 -- A season pick's points if it ended now (private.season_points for a win, a draw or a loss); nothing otherwise
 -- (no pick, postponed, not started).
 create function private.season_points_now(p_pick_outcome text) returns integer
@@ -1168,7 +1179,7 @@ as $$
               else private.knockout_outcome_now(p.o, k.out_count, k.remaining) end,
          case when c.type = 'season' then private.season_points_now(p.o) end,
          case when c.type = 'knockout' then
-                case when k.out_count = k.remaining then k.remaining else k.remaining - k.out_count end end,
+                private.knockout_still_in_now(k.out_count, k.remaining) end,
          case when c.type = 'knockout' then k.remaining end
     from c
     join p on p.competition_id = c.id
@@ -1464,7 +1475,7 @@ begin
     select p_competition_id, g.n, g.user_id,
            case when g.outcome = 'out' then v_md else g.knocked_out_on end,
            g.team, o.team_goals, o.opponent_goals, o.fixture_state, g.outcome,
-           case when g.out_count = g.remaining then g.remaining else g.remaining - g.out_count end,
+           private.knockout_still_in_now(g.out_count, g.remaining),
            g.remaining
       from n g
       left join o on o.fixture_id = g.fixture_id and o.team = g.team;
