@@ -271,3 +271,19 @@ export function startSchedulerWorker(opts: {
 }): Promise<Worker> {
   return startWorker({ ...opts, config: path.join(ROOT, "workers/scheduler/wrangler.toml"), testScheduled: true, readyPath: "/" });
 }
+
+/** The demo player (scripts/db/seed.ts). */
+export const DEMO_PLAYER = { email: "player@footycoach.test", password: "footycoach" };
+
+/** Signs the demo player in through the app's own log-in form; the session cookie ("fc_session=..."). */
+export async function signInDemoPlayer(base: string): Promise<string> {
+  const res = await fetch(`${base}/login`, {
+    method: "POST",
+    body: new URLSearchParams(DEMO_PLAYER),
+    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+    redirect: "manual",
+  });
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  if (!cookie.startsWith("fc_session=")) throw new Error(`login failed: ${res.status}`);
+  return cookie;
+}

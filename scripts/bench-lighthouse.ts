@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import lighthouse from "lighthouse";
 import * as chromeLauncher from "chrome-launcher";
 import postgres from "postgres";
-import { buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
+import { buildApp, freePort, prepareDatabase, startWorker, workerVars, signInDemoPlayer, DEMO_PLAYER } from "./app-server";
 import { createTestDatabase, startPostgres } from "../tests/support/pg";
 
 const CATEGORIES = ["performance", "accessibility", "best-practices"] as const;
@@ -21,19 +21,6 @@ const TARGET = 95;
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 1));
 /** LH_REPORT_DIR=dir writes each page's full Lighthouse JSON report there (for the details behind a score). */
 const REPORT_DIR = process.env.LH_REPORT_DIR;
-const DEMO = { email: "player@footycoach.test", password: "footycoach" };
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/login`, {
-    method: "POST",
-    body: new URLSearchParams(DEMO),
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    redirect: "manual",
-  });
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
-  if (!cookie.startsWith("fc_session=")) throw new Error(`login failed: ${res.status}`);
-  return cookie;
-}
 
 async function knockoutOfDemoPlayer(databaseUrl: string): Promise<string> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -41,7 +28,7 @@ async function knockoutOfDemoPlayer(databaseUrl: string): Promise<string> {
     const [row] = await sql<{ id: string }[]>`
       select c.id::text from public.competitions c
         join public.user_selections m on m.competition_id = c.id
-        join account.accounts a on a.id = m.user_id and a.email = ${DEMO.email}
+        join account.accounts a on a.id = m.user_id and a.email = ${DEMO_PLAYER.email}
        where c.type = 'knockout' and c.status = 'active'
        order by c.name limit 1`;
     if (!row) throw new Error("the demo player has no active knockout competition");
@@ -109,7 +96,7 @@ async function main() {
   });
   let failed = false;
   try {
-    const cookie = await signIn(worker.url);
+    const cookie = await signInDemoPlayer(worker.url);
     const knockout = await knockoutOfDemoPlayer(databaseUrl);
     // Warm the Worker (its first requests compile the bundle), so the first page is measured like the others.
     for (const p of ["/login", "/dashboard", `/select-team/${knockout}`, "/scout"])

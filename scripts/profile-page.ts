@@ -11,11 +11,10 @@ import path from "node:path";
 import os from "node:os";
 import { mkdtempSync } from "node:fs";
 import WebSocket from "ws";
-import { buildApp, freePort, prepareDatabase, startWorker, workerVars } from "./app-server";
+import { buildApp, freePort, prepareDatabase, startWorker, workerVars, signInDemoPlayer } from "./app-server";
 import { createTestDatabase, startPostgres } from "../tests/support/pg";
 
 const REQUESTS = Math.max(1, Number(process.env.PROFILE_REQUESTS ?? 200));
-const DEMO = { email: "player@footycoach.test", password: "footycoach" };
 
 interface ProfileNode {
   id: number;
@@ -26,18 +25,6 @@ interface Profile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
-}
-
-async function signIn(base: string): Promise<string> {
-  const res = await fetch(`${base}/login`, {
-    method: "POST",
-    body: new URLSearchParams(DEMO),
-    headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
-    redirect: "manual",
-  });
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
-  if (!cookie.startsWith("fc_session=")) throw new Error(`login failed: ${res.status}`);
-  return cookie;
 }
 
 /** The web Worker's DevTools target on wrangler's inspector proxy. */
@@ -121,7 +108,7 @@ async function main() {
     vars: workerVars(stateDir, "test"),
   });
   try {
-    const cookie = await signIn(worker.url);
+    const cookie = await signInDemoPlayer(worker.url);
     const get = async () => {
       const res = await fetch(worker.url + page, { headers: { Cookie: cookie }, redirect: "manual" });
       await res.arrayBuffer();
