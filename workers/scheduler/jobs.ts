@@ -2,7 +2,7 @@ import type postgres from "postgres";
 import { atTime, connect, type Sql } from "./db";
 import { feedNotConfigured, pushNotConfigured, type SchedulerEnv } from "./env";
 import { runFeed } from "./feed/job";
-import { liveNotifier } from "./live";
+import { liveNotifier } from "../web/live-notify";
 import { enqueueDeliveries } from "./queue";
 
 /** The main tick's cron (decision 013) and the data feed's (decision 020: every minute). Not exported from index.ts:

@@ -8,6 +8,7 @@ import { requestSession } from "../../app/session.server";
 import { isCrossSiteMutation } from "../../app/lib/origin";
 import { functionsApp } from "../../functions/app";
 import { liveObjectName, LIVE_USER_HEADER, LiveMatchDay, type LiveKey } from "./live";
+import { liveNotifier } from "./live-notify";
 
 export { LiveMatchDay };
 
@@ -87,23 +88,6 @@ function parseLiveKey(q: URLSearchParams): LiveKey | null {
   return { league, season, matchDay: md };
 }
 
-/** Tells the live objects of these match days that a committed write changed them (after the answer). */
-function liveNotifier(bindings: Bindings, ctx: ExecutionContext) {
-  return (keys: LiveKey[]) => {
-    const live = bindings.LIVE;
-    if (!live) return;
-    const names = new Set(keys.map((k) => liveObjectName(k.league, k.season, k.matchDay)));
-    for (const name of names) {
-      ctx.waitUntil(
-        live
-          .get(live.idFromName(name))
-          .notify()
-          .catch((error: unknown) => console.error("live notify failed:", (error as Error)?.message ?? error)),
-      );
-    }
-  };
-}
-
 export default {
   async fetch(request: Request, bindings: Bindings, ctx: ExecutionContext): Promise<Response> {
     // Every mutation must come from our own pages: a cross-site form post is refused before any work.
@@ -140,6 +124,7 @@ export default {
       return ended ? Response.json({ error: "The service is temporarily unavailable." }, { status: 503 }) : answer;
     }
 
+    const notifyLive = liveNotifier(bindings.LIVE ?? null);
     const context: AppLoadContext = {
       env,
       db,
@@ -149,7 +134,8 @@ export default {
       hasSessionCookie: session.hasCookie,
       clientAddress: request.headers.get("CF-Connecting-IP") ?? "unknown",
       waitUntil: (p) => ctx.waitUntil(p),
-      notifyLive: liveNotifier(bindings, ctx),
+      // after the answer: the pages learn of a committed change; a failed notify is logged (live-notify.ts)
+      notifyLive: (keys: LiveKey[]) => ctx.waitUntil(notifyLive(keys)),
     };
     let response: Response;
     try {

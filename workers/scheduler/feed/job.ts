@@ -1,7 +1,7 @@
 import { atTime, type Sql } from "../db";
 import { FootballDataClient, type FeedFailure } from "./client";
 import { mapMatchesResponse } from "./map";
-import type { LiveNotifier, NotifyOutcome } from "../live";
+import type { LiveNotifier, NotifyOutcome } from "../../web/live-notify";
 
 /**
  * The feed job of one tick (decision 020): league by league, claim the next one due (private.claim_due_feed_league
@@ -20,7 +20,7 @@ export interface FeedSettings {
   url: string;
   token: string;
   fetch?: typeof fetch;
-  /** Tells the LiveMatchDay objects of these match days (workers/scheduler/live.ts); without it nobody is told. */
+  /** Tells the LiveMatchDay objects of these match days (workers/web/live-notify.ts); without it nobody is told. */
   notifyLive?: LiveNotifier;
 }
 

@@ -1,8 +1,8 @@
-import type { LiveMatchDay } from "../web/live";
-import { liveObjectName, type LiveKey } from "../web/live-key";
+import type { LiveMatchDay } from "./live";
+import { liveObjectName, type LiveKey } from "./live-key";
 
 /**
- * Tells the web Worker's live match-day objects (decision 022) that a committed write of this Worker changed their
+ * Tells the web Worker's live match-day objects (decision 022) that a committed write changed their
  * match day: one `notify()` per distinct match day, in parallel, each given at most NOTIFY_TIMEOUT_MS. It never
  * throws: a failed or slow notify is logged and counted, and the pages catch up on their next change or reload
  * (the data is committed already; the object only says "something changed").
