@@ -1,4 +1,4 @@
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, ScrollRestoration, useLoaderData } from "@remix-run/react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import styles from "~/styles/app.css?url";
 import { readToast } from "~/toast.server";
@@ -6,6 +6,7 @@ import { ToastProvider } from "~/components/Toaster";
 import { ConsentBanner } from "~/components/ConsentBanner";
 import { ServiceWorkerRegistration } from "~/components/PushSetup";
 import { AppErrorBoundary } from "~/components/AppErrorBoundary";
+import { Scripts } from "~/components/Scripts";
 
 export const links: LinksFunction = () => [
   // No preload of the font file: Chromium holds the first paint for a preloaded font (about 2 s in a measured
