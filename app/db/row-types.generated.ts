@@ -458,6 +458,17 @@ export type RegistrationStateArgs = {
 };
 export type RegistrationStateResult = string | null;
 
+/** public.registration_state_of(p_registration_status text, p_status text, p_type text, p_league text, p_season text, p_start_match_day integer) */
+export type RegistrationStateOfArgs = {
+  p_registration_status: string;
+  p_status: string;
+  p_type: string;
+  p_league: string;
+  p_season: string;
+  p_start_match_day: number;
+};
+export type RegistrationStateOfResult = string | null;
+
 /** public.request_feed_sync(p_league text, p_season text) */
 export type RequestFeedSyncArgs = {
   p_league: string;

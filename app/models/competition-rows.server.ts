@@ -88,13 +88,22 @@ export type CompetitionInfoRow = CompetitionColumns & {
 };
 
 /**
+ * Registration as the rule stands now (open / closed / completed), not the stored registration_status, which
+ * lags until the scheduler closes it: what the cards show and the Registration Status filter narrows. Reads the
+ * competitions row as `c`; the dashboard and the competition page read it the same way.
+ */
+export const registrationState = (sql: PlayerSql) =>
+  // the rule applied to the row in hand (inlined by the planner), not a look-up per row by id (decision 023)
+  sql`public.registration_state_of(c.registration_status, c.status, c.type, c.league, c.season, c.start_match_day)`;
+
+/**
  * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
  * winner's usernames, its registration state now, the current match day's deadline and whether picks are open
  * for it. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
  */
 export function competitionInfoQuery(sql: PlayerSql, competitionId: string) {
   return sql<CompetitionInfoRow[]>`
-    select c.id, c.name, c.type, c.league, c.season, c.status, public.registration_state(c.id) as registration_status,
+    select c.id, c.name, c.type, c.league, c.season, c.status, ${registrationState(sql)} as registration_status,
            c.visibility, c.prize, c.current_match_day, c.start_match_day, c.player_count, c.created_by,
            creator.username as created_by_username, winner.username as knockout_winner_username,
            public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,

@@ -5,6 +5,7 @@ import type { SqlFragment } from "~/lib/sql-inline";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
 import { pageCount, pageWindow } from "~/lib/paging";
+import { registrationState } from "~/models/competition-rows.server";
 
 /*
  * Competitions list, My Competitions, joining / unregistering and private competition creation.
@@ -34,12 +35,6 @@ function filterSql<F extends Record<string, string>>(sql: PlayerSql, filters: F,
 }
 
 // ---------- competitions list ----------
-
-/**
- * Registration as the rule stands now (open / closed / completed), not the stored registration_status, which
- * lags until the scheduler closes it: what the cards show and the Registration Status filter narrows.
- */
-const registrationState = (sql: PlayerSql) => sql`public.registration_state(c.id)`;
 
 /** A competition's registration deadline: its start match day's selection deadline (first kickoff - 1 h); null = TBA. */
 const registrationDeadline = (sql: PlayerSql) => sql`public.matchday_deadline(c.league, c.season, c.start_match_day)`;

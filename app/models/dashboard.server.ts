@@ -2,6 +2,7 @@ import type { Db } from "~/db/types";
 import type { SeasonStats } from "~/models/competition-rows.server";
 import type { LiveLine } from "~/lib/live";
 import { byRegistrationDeadline } from "~/models/competitions.server";
+import { registrationState } from "~/models/competition-rows.server";
 import { liveLinesQuery, toLiveLines } from "~/models/live.server";
 import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
@@ -96,7 +97,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
           from public.competitions c
          where c.registration_status = 'open' -- a prefilter the index serves; the rule is registration_state
-           and public.registration_state(c.id) = 'open'
+           and ${registrationState(sql)} = 'open'
          order by ${byRegistrationDeadline(sql)} -- the next step first, as on the Competitions list
          limit ${UPCOMING_LIMIT}`,
       sql<RegisteredRow[]>`
@@ -107,7 +108,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
       sql<PrivateRow[]>`
-        select c.id, c.name, c.player_count, c.status, public.registration_state(c.id) as registration_status,
+        select c.id, c.name, c.player_count, c.status, ${registrationState(sql)} as registration_status,
                public.competition_registration_key(c.id) as registration_key
           from public.competitions c
          where c.created_by = ${userId} and c.visibility = 'private'

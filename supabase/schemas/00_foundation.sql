@@ -114,7 +114,6 @@ $$;
 -- otherwise it is now().
 create function public.app_now() returns timestamptz
   language sql stable
-  set search_path = ''
 as $$
   select coalesce(nullif(pg_catalog.current_setting('app.now', true), '')::timestamptz, pg_catalog.now())
 $$;

@@ -189,7 +189,6 @@ revoke all on function private.fixtures_refresh_matchdays() from public;
 -- app_now() >= deadline). Null when the match day has no fixtures.
 create function public.matchday_deadline(p_league text, p_season text, p_match_day integer) returns timestamptz
   language sql stable
-  set search_path = ''
 as $$
   select m.first_kickoff_time - interval '1 hour'
   from public.matchdays m
@@ -205,7 +204,6 @@ grant execute on function public.matchday_deadline(text, text, integer) to authe
 -- started yet"), Scout's lock and competition_picks_open.
 create function public.selection_open(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
-  set search_path = ''
 as $$
   select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) > public.app_now(), false)
 $$;
@@ -221,7 +219,6 @@ grant execute on function public.selection_open(text, text, integer) to authenti
 -- never has. A TBA match day is neither open nor passed, so the two are separate functions.
 create function public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
-  set search_path = ''
 as $$
   select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) <= public.app_now(), false)
 $$;
@@ -236,7 +233,6 @@ grant execute on function public.matchday_deadline_passed(text, text, integer) t
 -- processing stops at a match day that is not closed.
 create function public.matchday_closed(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
-  set search_path = ''
 as $$
   select not public.selection_open(p_league, p_season, p_match_day)
 $$;
