@@ -8,8 +8,11 @@
  * Runs (BENCH_RUNS, default all, comma-separated): idle (one player at a time: the reference figures), rush, and
  * the rush with a fault in its middle (from second 25): db-stop (PostgreSQL shut down for 10 s, then started),
  * pool-exhausted (every PgBouncer server connection held by a 10 s query; a request waits at most 5 s for one),
- * worker-restart (wrangler dev stopped and started again on the same port). Each run gets a fresh deadline and
- * the picks of the run before are removed.
+ * worker-restart (the Worker's runtime restarts under the running wrangler dev: the bundle's file changes, wrangler
+ * starts a new workerd process and its dev proxy holds the port meanwhile, as Cloudflare's edge does through a
+ * deploy or an isolate restart), and, not in the default list, wrangler-restart (wrangler dev itself stopped and
+ * started on the same port: nothing listens meanwhile, which production has no counterpart of). Each run gets a
+ * fresh deadline and the picks of the run before are removed.
  *
  * The deadline is data relative to now (the app's one clock reads the real time, decision 003): before each run
  * the kickoffs of the rush match day move to 60 s + 1 hour from now. Sessions are inserted straight into
@@ -26,11 +29,11 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import postgres from "postgres";
 import { createCookie } from "@remix-run/cloudflare";
-import { buildApp, freePort, startWorker, workerVars, type Worker } from "./app-server";
-import { startBenchDatabase, treeCpuSeconds } from "./bench-stack";
+import { ROOT, buildApp, freePort, startWorker, workerVars, type Worker } from "./app-server";
+import { startBenchDatabase, treeCpuSeconds, treePids } from "./bench-stack";
 import { insertSessions } from "./db/sessions";
 
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 2000);
@@ -117,6 +120,26 @@ async function main() {
     await worker?.stop();
     return serve();
   };
+  // The Worker's runtime restarted under the same wrangler dev: a change to the bundle's input makes wrangler rebuild
+  // and start a new workerd process (its ids change) while its dev proxy queues the requests that arrive (a GET in
+  // flight is retried, a POST in flight answered 503). The built file gets its original text back at the end.
+  const bundle = path.join(ROOT, "build/server/index.js");
+  const bundleText = readFileSync(bundle, "utf8");
+  const restartRuntime = async () => {
+    const before = new Set(treePids(worker!.process.pid, "workerd"));
+    appendFileSync(bundle, `\n// bench:rush restarts the Worker at ${new Date().toISOString()}\n`);
+    const deadline = performance.now() + 60_000;
+    while (performance.now() < deadline) {
+      const now = treePids(worker!.process.pid, "workerd");
+      const replaced = now.length > 0 && now.filter((pid) => !before.has(pid)).length > 0;
+      if (replaced) {
+        const res = await fetch(`${worker!.url}/login`, { redirect: "manual" }).catch(() => null);
+        if (res && res.status < 500) return `workerd ${[...before].filter((p) => !now.includes(p)).join(", ")} -> ${now.filter((p) => !before.has(p)).join(", ")}`;
+      }
+      await sleep(50);
+    }
+    throw new Error("the Worker's runtime did not restart within 60 s");
+  };
   try {
     const setup = performance.now();
     const { competitionId, league, season, matchDay, teams } = await arrangeRush(sql, PLAYERS + IDLE_PLAYERS);
@@ -157,8 +180,8 @@ async function main() {
         summary.push(`idle    pick p95 ${pct(idle.get("POST pick")!, 95).toFixed(1)} ms`);
         continue;
       }
-      if (!["rush", "db-stop", "pool-exhausted", "worker-restart"].includes(run)) throw new Error(`unknown run ${run}`);
-      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, restart, () => worker!);
+      if (!["rush", "db-stop", "pool-exhausted", "worker-restart", "wrangler-restart"].includes(run)) throw new Error(`unknown run ${run}`);
+      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, restart, restartRuntime, () => worker!);
       log(`\n== ${run}: ${PLAYERS} players, deadline at +${RUSH_SECONDS} s${run === "rush" ? "" : `, fault from +${FAULT_AT} s`} ==`);
       log(result.report(idle));
       summary.push(result.summary(idle));
@@ -170,6 +193,7 @@ async function main() {
     await sql.end({ timeout: 5 }).catch(() => {});
     if (worker) stopping.add(worker);
     await worker?.stop();
+    writeFileSync(bundle, bundleText); // the built file as it was (worker-restart appended a line)
     await backend.stop();
   }
 }
@@ -378,6 +402,7 @@ async function rush(
   sql: postgres.Sql,
   backend: Awaited<ReturnType<typeof startBenchDatabase>>,
   restart: () => Promise<Worker>,
+  restartRuntime: () => Promise<string>,
   currentWorker: () => Worker,
 ) {
   // Who comes when: arrival times with density growing as t^2 towards the deadline; the late ones after it.
@@ -427,6 +452,13 @@ async function rush(
         what: `every PgBouncer server connection (${backend.pooler?.poolSize}) held by a ${FAULT_SECONDS} s query`,
       });
     } else if (run === "worker-restart") {
+      const replaced = await restartRuntime();
+      faults.push({
+        start,
+        lifted: performance.now() - t0,
+        what: `the Worker's runtime restarted under wrangler dev (${replaced}), its dev proxy holding the port`,
+      });
+    } else if (run === "wrangler-restart") {
       await restart();
       faults.push({
         start,

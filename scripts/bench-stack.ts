@@ -50,26 +50,41 @@ export async function startBenchDatabase(opts: { restartable?: boolean; pgbounce
   };
 }
 
+/** The processes named `name` under `rootPid` (wrangler dev and its workerd), from /proc. */
+function processesUnder(rootPid: number, name: string): { pid: number; cpu: number }[] {
+  const procs = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return [{ pid: Number(pid), ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12])) / 100 }];
+      } catch {
+        return [];
+      }
+    });
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
+  return procs.filter((p) => p.comm === name && under(p.pid));
+}
+
 /** CPU seconds used so far by the processes named `name` under `rootPid` (wrangler dev and its workerd). */
 export function treeCpuSeconds(rootPid: number | undefined, name: string): number {
   if (rootPid === undefined) return NaN;
   try {
-    const procs = readdirSync("/proc")
-      .filter((d) => /^\d+$/.test(d))
-      .flatMap((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return [{ pid: Number(pid), ppid: Number(f[1]), comm, cpu: (Number(f[11]) + Number(f[12])) / 100 }];
-        } catch {
-          return [];
-        }
-      });
-    const byPid = new Map(procs.map((p) => [p.pid, p]));
-    const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
-    return procs.filter((p) => p.comm === name && under(p.pid)).reduce((sum, p) => sum + p.cpu, 0);
+    return processesUnder(rootPid, name).reduce((sum, p) => sum + p.cpu, 0);
   } catch {
     return NaN;
+  }
+}
+
+/** The ids of the processes named `name` under `rootPid` (empty where /proc is missing). */
+export function treePids(rootPid: number | undefined, name: string): number[] {
+  if (rootPid === undefined) return [];
+  try {
+    return processesUnder(rootPid, name).map((p) => p.pid);
+  } catch {
+    return [];
   }
 }
