@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { openWorkerSocket } from "./worker-socket";
 
 /**
  * The one set of postgres.js options for a Worker's client (the web Worker's request clients and the
@@ -19,5 +20,13 @@ export function workerClientOptions(
     connect_timeout: overrides.connectTimeoutSeconds ?? 5,
     ...(overrides.idleTimeoutSeconds === undefined ? {} : { idle_timeout: overrides.idleTimeoutSeconds }),
     onnotice: () => {},
+    // In the Workers runtime: our socket, which reads without copying each chunk (app/db/worker-socket.ts).
+    // Elsewhere (Node: tests, scripts) postgres.js's own.
+    // (postgres.js reads `socket` but its types do not declare it)
+    ...(inWorkersRuntime() ? ({ socket: openWorkerSocket } as object) : {}),
   };
+}
+
+function inWorkersRuntime(): boolean {
+  return typeof navigator !== "undefined" && navigator.userAgent === "Cloudflare-Workers";
 }

@@ -19,7 +19,10 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
   const counter = { statements: 0 };
   const iso = now.toISOString();
   const player = createPlayerTransaction(connectionString, iso, counter);
-  const server = postgres(connectionString, workerClientOptions({ idleTimeoutSeconds: 5 }));
+  // Made on first use: most requests (every page view) never take the server path, and making a client parses
+  // the connection string and options (about 2% of a page's Worker CPU in `npm run profile:page`).
+  let serverClient: postgres.Sql | undefined;
+  const server = () => (serverClient ??= postgres(connectionString, workerClientOptions({ idleTimeoutSeconds: 5 })));
 
   /** A server-path transaction: `setup` first (the clock), then the caller's statements; COMMIT awaited. */
   async function transaction<T>(
@@ -30,7 +33,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
     let worked = false;
     try {
       counter.statements += 2; // BEGIN and COMMIT
-      return (await server.begin(async (rawTx) => {
+      return (await server().begin(async (rawTx) => {
         const tx = counting(rawTx, counter);
         const ready = setup(tx).execute();
         const result = fn(tx);
@@ -60,7 +63,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
           (tx) => fn(tx as unknown as ServiceSql),
         );
       try {
-        return await fn(counting(server, counter));
+        return await fn(counting(server(), counter));
       } catch (error) {
         throw toAnswer(error);
       }
