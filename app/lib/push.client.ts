@@ -108,6 +108,19 @@ async function ensurePermission(): Promise<void> {
   if (permission !== "granted") throw new PushPermissionError();
 }
 
+/**
+ * One push operation at a time in this browser. The layout's refresh (PushSetup) starts on every page load; a
+ * profile toggle or a logout clicked while it is still on its way would otherwise clear the record and the
+ * subscription under it, and the refresh, finding no record, would save a subscription again (which turns
+ * notifications back on) after the toggle's action turned them off. Queued, the clear runs after the refresh.
+ */
+let pushQueue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const run = pushQueue.then(work, work);
+  pushQueue = run.catch(() => {});
+  return run;
+}
+
 export interface ServerPushState {
   notificationsEnabled: boolean;
   fcmToken: string | null;
@@ -119,10 +132,12 @@ export interface ServerPushState {
  * (another endpoint or token), when the last save is older than 7 days, or when the server has notifications
  * off. Throws PushPermissionError when permission is not granted.
  */
-export async function setUpPush(config: PushConfig, server: ServerPushState, opts: { force?: boolean } = {}): Promise<PushRecord | null> {
-  if (config.kind === "off" || !pushSupported()) return null;
-  await ensurePermission();
-  return config.kind === "fcm" ? setUpFcm(config, server, opts) : setUpWebPush(config, server, opts);
+export function setUpPush(config: PushConfig, server: ServerPushState, opts: { force?: boolean } = {}): Promise<PushRecord | null> {
+  return oneAtATime(async () => {
+    if (config.kind === "off" || !pushSupported()) return null;
+    await ensurePermission();
+    return config.kind === "fcm" ? setUpFcm(config, server, opts) : setUpWebPush(config, server, opts);
+  });
 }
 
 function stale(record: PushRecord | null, now: number) {
@@ -201,7 +216,11 @@ async function setUpFcm(config: Extract<PushConfig, { kind: "fcm" }>, server: Se
  * caller clears every subscription on the server itself) the saved subscription. Used by the profile toggle's
  * off and by logout.
  */
-export async function clearPush(config: PushConfig, opts: { server: boolean; keepalive?: boolean } = { server: true }): Promise<void> {
+export function clearPush(config: PushConfig, opts: { server: boolean; keepalive?: boolean } = { server: true }): Promise<void> {
+  return oneAtATime(() => clearPushNow(config, opts));
+}
+
+async function clearPushNow(config: PushConfig, opts: { server: boolean; keepalive?: boolean }): Promise<void> {
   if (!pushSupported()) return;
   const record = readRecord();
   writeRecord(null);

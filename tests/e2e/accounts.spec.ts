@@ -11,6 +11,7 @@ import {
   uniqueEmail,
   uniqueName,
 } from "./fixtures";
+import { createAccount, createPlayer } from "../support/factories";
 import { E2E } from "./env";
 
 const RESENT = "If that email has an account waiting for confirmation, a new confirmation link has been sent to it.";
@@ -45,8 +46,8 @@ test("self-describe shows the text field with its counter", async ({ page }) => 
   await expect(page.getByText("10 / 50")).toBeVisible();
 });
 
-test("logout ends the session and protected pages go back to /login", async ({ page, isMobile }) => {
-  await newPlayer(page);
+test("logout ends the session and protected pages go back to /login", async ({ page, isMobile, loginAs }) => {
+  await loginAs();
   await page.goto("/dashboard");
   if (isMobile) {
     await page.getByRole("button", { name: "More" }).click();
@@ -60,22 +61,18 @@ test("logout ends the session and protected pages go back to /login", async ({ p
 });
 
 test("login goes to / with a username (then the dashboard) and to /setup-profile without one", async ({ page }) => {
-  const { email } = await newPlayer(page);
-  await page.context().clearCookies();
+  const { email } = await createPlayer(db(), { password: E2E.password });
   await logIn(page, email);
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  const bare = uniqueEmail("bare");
+  const bare = await createAccount(db(), { email: uniqueEmail("bare"), password: E2E.password });
   await page.context().clearCookies();
-  await signUp(page, bare);
-  await page.context().clearCookies();
-  await logIn(page, bare);
+  await logIn(page, bare.email);
   await expect(page).toHaveURL(/\/setup-profile$/);
 });
 
 test("after login a player returns to the page that asked for it", async ({ page }) => {
-  const { email } = await newPlayer(page);
-  await page.context().clearCookies();
+  const { email } = await createPlayer(db(), { password: E2E.password });
   await page.goto("/profile");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fprofile/);
   await page.getByLabel("Email").fill(email);
@@ -86,16 +83,14 @@ test("after login a player returns to the page that asked for it", async ({ page
 });
 
 test("wrong password shows the auth error", async ({ page }) => {
-  const { email } = await newPlayer(page);
-  await page.context().clearCookies();
+  const { email } = await createPlayer(db(), { password: E2E.password });
   await logIn(page, email, "not-the-password");
   await expect(page.getByRole("alert")).toHaveText("Invalid login credentials");
 });
 
 test("forgot and reset password through the local outbox", async ({ page }) => {
-  test.slow(); // sign-up with its confirmation link, then the whole reset flow
-  const { email } = await newPlayer(page);
-  await page.context().clearCookies();
+  test.slow(); // the whole reset flow, then a login with the new password
+  const { email } = await createPlayer(db(), { password: E2E.password });
   await page.goto("/login");
   await page.getByRole("link", { name: "Forgot Password" }).click();
   await expect(page.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();

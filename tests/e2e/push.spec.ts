@@ -354,6 +354,50 @@ test("Enable subscribes and saves; the profile toggle clears it", async ({ baseU
   }
 });
 
+test("turned off while the page's own refresh is still saving: stays off (the clear waits for the save)", async ({ baseURL }) => {
+  const { player } = await activePlayer();
+  const b = await pushBrowser(baseURL!, player);
+  try {
+    const { page } = b;
+    await page.goto("/profile");
+    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+    await toggle.click();
+    await expect(toggle).toHaveAttribute("aria-checked", "true");
+    await expect.poll(async () => (await subscriptionsOf(player.id)).length).toBe(1);
+
+    // A week later (the saved record is stale), the layout's refresh saves this browser again on the next page
+    // load; that save is held on its way, and the player turns notifications off meanwhile.
+    await page.evaluate(() => {
+      const record = JSON.parse(localStorage.getItem("footycoach.push")!) as { createTime: number };
+      localStorage.setItem("footycoach.push", JSON.stringify({ ...record, createTime: Date.now() - 8 * 24 * 3600 * 1000 }));
+    });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**${SAVE}`, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    const refreshing = page.waitForRequest((r) => r.url().endsWith(SAVE) && r.method() === "POST");
+    await page.goto("/profile");
+    const refresh = await refreshing;
+    await toggle.click();
+    // The held save goes on once the off is seen waiting for it (this browser's record still there) or, should the
+    // off not wait, once the toggle's action has answered: the order that turned notifications back on.
+    if ((await page.evaluate(() => localStorage.getItem("footycoach.push"))) === null)
+      await page.waitForResponse((r) => r.request().method() === "POST" && /^\/profile(\.data)?$/.test(new URL(r.url()).pathname));
+    release();
+    await refresh.response();
+    await expect(toggle).toHaveAttribute("aria-checked", "false");
+    await expect.poll(() => subscriptionsOf(player.id)).toEqual([]);
+    expect(await notificationsEnabled(player.id)).toBe(false);
+    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(
+      true,
+    );
+  } finally {
+    await b.close();
+  }
+});
+
 test("logout clears this browser's subscription before signing out @desktop-only", async ({ baseURL }) => {
   const { player } = await activePlayer();
   const b = await pushBrowser(baseURL!, player);
