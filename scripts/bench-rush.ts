@@ -134,7 +134,8 @@ async function main() {
       const replaced = now.length > 0 && now.filter((pid) => !before.has(pid)).length > 0;
       if (replaced) {
         const res = await fetch(`${worker!.url}/login`, { redirect: "manual" }).catch(() => null);
-        if (res && res.status < 500) return `workerd ${[...before].filter((p) => !now.includes(p)).join(", ")} -> ${now.filter((p) => !before.has(p)).join(", ")}`;
+        if (res && res.status < 500)
+          return `workerd ${[...before].filter((p) => !now.includes(p)).join(", ")} -> ${now.filter((p) => !before.has(p)).join(", ")}`;
       }
       await sleep(50);
     }
@@ -181,7 +182,20 @@ async function main() {
         continue;
       }
       if (!["rush", "db-stop", "pool-exhausted", "worker-restart", "wrangler-restart"].includes(run)) throw new Error(`unknown run ${run}`);
-      const result = await rush(run, rushPlayers, teams, competitionId, league, season, matchDay, sql, backend, restart, restartRuntime, () => worker!);
+      const result = await rush(
+        run,
+        rushPlayers,
+        teams,
+        competitionId,
+        league,
+        season,
+        matchDay,
+        sql,
+        backend,
+        restart,
+        restartRuntime,
+        () => worker!,
+      );
       log(`\n== ${run}: ${PLAYERS} players, deadline at +${RUSH_SECONDS} s${run === "rush" ? "" : `, fault from +${FAULT_AT} s`} ==`);
       log(result.report(idle));
       summary.push(result.summary(idle));

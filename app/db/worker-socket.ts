@@ -5,7 +5,7 @@ import { EventEmitter } from "node:events";
  * The TCP socket postgres.js talks through in the Workers runtime (its `socket` option), on `cloudflare:sockets`.
  *
  * Why not postgres.js's own: its Workers socket hands each chunk it reads to the protocol parser as
- * `Buffer.from(chunk)`, a copy, which workerd's node:buffer makes element by element. `npm run profile:page --
+ * `Buffer.from(chunk)`, a copy (`fromArrayLike` in workerd's node:buffer). `npm run profile:page --
  * /dashboard` put that copy at about a tenth of the web Worker's sampled CPU for a page (decision 023, addendum 2).
  * Each chunk a stream reader returns is a fresh array nothing else holds or changes, so a Buffer view of it is
  * enough: that is the one difference. The rest keeps the interface postgres.js's connection uses: 'data', 'error',
