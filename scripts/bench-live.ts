@@ -33,6 +33,7 @@ import { createCookie } from "@remix-run/cloudflare";
 import postgres from "postgres";
 import WebSocket from "ws";
 import { buildApp, freePort, prepareDatabase, startSchedulerWorker, startWorker, workerVars, type Worker } from "./app-server";
+import { descendantOf, readProcesses, type ProcessStat } from "./bench-stack";
 import { startFootballDataServer } from "./feed/football-data-server";
 import { buildSeason, type V4MatchData } from "./feed/v4-matches";
 import { createTestDatabase, startPostgres } from "../tests/support/pg";
@@ -127,21 +128,10 @@ function listeningPorts(pid: number): number[] {
 function processes(rootPid: number | undefined, publicPort: number): Proc[] {
   if (rootPid === undefined) return [];
   try {
-    const procs = readdirSync("/proc")
-      .filter((d) => /^\d+$/.test(d))
-      .flatMap((pid) => {
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-          const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-          const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-          return [{ pid: Number(pid), ppid: Number(f[1]), comm, cpuS: (Number(f[11]) + Number(f[12])) / 100 }];
-        } catch {
-          return [];
-        }
-      });
+    const procs = readProcesses();
     const byPid = new Map(procs.map((p) => [p.pid, p]));
-    const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
-    const describe = (p: { pid: number; comm: string; cpuS: number }, role: string): Proc => {
+    const under = descendantOf(procs, rootPid);
+    const describe = (p: ProcessStat, role: string): Proc => {
       const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.pid}/status`, "utf8"));
       let fds = NaN;
       try {
@@ -149,7 +139,7 @@ function processes(rootPid: number | undefined, publicPort: number): Proc[] {
       } catch {
         // gone
       }
-      return { pid: p.pid, role, mib: m ? Number(m[1]) / 1024 : NaN, fds, cpuS: p.cpuS };
+      return { pid: p.pid, role, mib: m ? Number(m[1]) / 1024 : NaN, fds, cpuS: p.cpu };
     };
     const own = byPid.get(process.pid);
     return [

@@ -50,9 +50,17 @@ export async function startBenchDatabase(opts: { restartable?: boolean; pgbounce
   };
 }
 
-/** The processes named `name` under `rootPid` (wrangler dev and its workerd), from /proc. */
-function processesUnder(rootPid: number, name: string): { pid: number; cpu: number }[] {
-  const procs = readdirSync("/proc")
+export interface ProcessStat {
+  pid: number;
+  ppid: number;
+  comm: string;
+  /** user + system CPU seconds so far */
+  cpu: number;
+}
+
+/** Every process on the machine, from /proc (throws where /proc is missing). */
+export function readProcesses(): ProcessStat[] {
+  return readdirSync("/proc")
     .filter((d) => /^\d+$/.test(d))
     .flatMap((pid) => {
       try {
@@ -64,8 +72,19 @@ function processesUnder(rootPid: number, name: string): { pid: number; cpu: numb
         return [];
       }
     });
+}
+
+/** Whether a process of `procs` is `rootPid` or one of its descendants. */
+export function descendantOf(procs: ProcessStat[], rootPid: number): (pid: number) => boolean {
   const byPid = new Map(procs.map((p) => [p.pid, p]));
   const under = (pid: number): boolean => pid === rootPid || (byPid.has(pid) && pid > 1 && under(byPid.get(pid)!.ppid));
+  return under;
+}
+
+/** The processes named `name` under `rootPid` (wrangler dev and its workerd). */
+function processesUnder(rootPid: number, name: string): ProcessStat[] {
+  const procs = readProcesses();
+  const under = descendantOf(procs, rootPid);
   return procs.filter((p) => p.comm === name && under(p.pid));
 }
 

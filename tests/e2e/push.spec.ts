@@ -171,7 +171,7 @@ test("the profile toggle works without JavaScript: on sets the setting, off also
     await db()`insert into public.push_subscriptions (user_id, kind, endpoint, p256dh, auth)
                values (${player.id}, 'webpush', ${`https://push.example.test/nojs/${uniqueName()}`}, 'BKEY', 'YXV0aA')`;
     await page.goto("/profile");
-    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+    const toggle = notificationsSwitch(page);
     await expect(toggle).toHaveAttribute("aria-checked", "false");
     await toggle.click();
     await expect(page.getByText("Notifications turned on.")).toBeVisible();
@@ -232,6 +232,26 @@ async function pushBrowser(
 }
 
 /** Waits until /sw.js controls the page (registered on load; clients.claim on activation). */
+/** The profile's notifications switch. */
+const notificationsSwitch = (page: Page) => page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+
+/** Opens the profile and turns notifications on there: this browser's subscription is saved. */
+async function turnOnFromProfile(page: Page, userId: string) {
+  await page.goto("/profile");
+  const toggle = notificationsSwitch(page);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-checked", "true");
+  await expect.poll(async () => (await subscriptionsOf(userId)).length).toBe(1);
+  return toggle;
+}
+
+/** Notifications are off everywhere: no saved subscription, the profile's flag off, none in this browser. */
+async function expectPushOff(page: Page, userId: string) {
+  await expect.poll(() => subscriptionsOf(userId)).toEqual([]);
+  expect(await notificationsEnabled(userId)).toBe(false);
+  expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(true);
+}
+
 async function controlled(page: Page) {
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null)).toMatch(/\/sw\.js$/);
 }
@@ -335,15 +355,11 @@ test("Enable subscribes and saves; the profile toggle clears it", async ({ baseU
     expect(await notificationsEnabled(player.id)).toBe(true);
 
     await page.goto("/profile");
-    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
+    const toggle = notificationsSwitch(page);
     await expect(toggle).toHaveAttribute("aria-checked", "true");
     await toggle.click();
     await expect(toggle).toHaveAttribute("aria-checked", "false");
-    await expect.poll(() => subscriptionsOf(player.id)).toEqual([]);
-    expect(await notificationsEnabled(player.id)).toBe(false);
-    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(
-      true,
-    );
+    await expectPushOff(page, player.id);
 
     // And on again from the profile: subscribes anew.
     await toggle.click();
@@ -359,11 +375,7 @@ test("turned off while the page's own refresh is still saving: stays off (the cl
   const b = await pushBrowser(baseURL!, player);
   try {
     const { page } = b;
-    await page.goto("/profile");
-    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
-    await toggle.click();
-    await expect(toggle).toHaveAttribute("aria-checked", "true");
-    await expect.poll(async () => (await subscriptionsOf(player.id)).length).toBe(1);
+    const toggle = await turnOnFromProfile(page, player.id);
 
     // A week later (the saved record is stale), the layout's refresh saves this browser again on the next page
     // load; that save is held on its way, and the player turns notifications off meanwhile.
@@ -388,11 +400,7 @@ test("turned off while the page's own refresh is still saving: stays off (the cl
     release();
     await refresh.response();
     await expect(toggle).toHaveAttribute("aria-checked", "false");
-    await expect.poll(() => subscriptionsOf(player.id)).toEqual([]);
-    expect(await notificationsEnabled(player.id)).toBe(false);
-    expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready).pushManager.getSubscription()) === null)).toBe(
-      true,
-    );
+    await expectPushOff(page, player.id);
   } finally {
     await b.close();
   }
@@ -403,11 +411,7 @@ test("logout clears this browser's subscription before signing out @desktop-only
   const b = await pushBrowser(baseURL!, player);
   try {
     const { page } = b;
-    await page.goto("/profile");
-    const toggle = page.getByRole("switch", { name: "Notifications (selection deadline reminders)" });
-    await toggle.click();
-    await expect(toggle).toHaveAttribute("aria-checked", "true");
-    await expect.poll(async () => (await subscriptionsOf(player.id)).length).toBe(1);
+    await turnOnFromProfile(page, player.id);
     await page.getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/login/);
     expect(await subscriptionsOf(player.id)).toEqual([]);
