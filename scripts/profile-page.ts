@@ -9,9 +9,9 @@
  */
 import path from "node:path";
 import os from "node:os";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync } from "node:fs";
 import WebSocket from "ws";
-import { buildApp, freePort, prepareDatabase, startWorker, workerVars, signInDemoPlayer } from "./app-server";
+import { ROOT, buildApp, freePort, prepareDatabase, startWorker, workerVars, signInDemoPlayer } from "./app-server";
 import { createTestDatabase, startPostgres } from "../tests/support/pg";
 
 const REQUESTS = Math.max(1, Number(process.env.PROFILE_REQUESTS ?? 200));
@@ -63,11 +63,53 @@ function cdp(ws: WebSocket) {
     });
 }
 
-/** Which part of the bundle a frame belongs to, from its function and the bundle's module markers. */
+/**
+ * The bundle's module markers: esbuild writes `// <source path>` before each module it bundles, so a line of
+ * wrangler's dev bundle belongs to the last marker above it. Read from the newest dev bundle under .wrangler/tmp.
+ */
+function bundleMarkers(): { line: number; source: string }[] {
+  const dir = path.join(ROOT, ".wrangler", "tmp");
+  const newest = readdirSync(dir)
+    .filter((d) => d.startsWith("dev-") && existsSync(path.join(dir, d, "index.js")))
+    .map((d) => path.join(dir, d, "index.js"))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (!newest) return [];
+  const markers: { line: number; source: string }[] = [];
+  readFileSync(newest, "utf8")
+    .split("\n")
+    .forEach((text, i) => {
+      const m = /^\/\/ ((?:\.\.\/)*(?:node_modules\/(?:@[^/]+\/)?[^/]+|app\/[^/]+|build\/server|workers\/[^/]+|functions\/[^/]+)\S*)$/.exec(
+        text,
+      );
+      if (m) markers.push({ line: i + 1, source: m[1] });
+    });
+  return markers;
+}
+
+/** A marker's package (node_modules/<name>) or the app's folder (app/models, build/server: the route modules). */
+function partOf(source: string): string {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source);
+  if (m) return m[1];
+  const app = /^(?:\.\.\/)*(app\/[^/]+|build\/server|workers\/[^/]+|functions\/[^/]+)/.exec(source);
+  return app ? app[1] : source;
+}
+
+let markers: { line: number; source: string }[] = [];
+
+/** Which part of the bundle a frame belongs to: its package or app folder, found from the bundle's markers. */
 function moduleOf(node: ProfileNode): string {
-  const { url, functionName } = node.callFrame;
+  const { url, functionName, lineNumber } = node.callFrame;
   if (!url) return functionName.startsWith("(") ? functionName : "(native)";
-  return path.basename(url);
+  if (path.basename(url) !== "index.js" || !markers.length) return path.basename(url);
+  let lo = 0;
+  let hi = markers.length - 1;
+  if (markers[0].line > lineNumber + 1) return "index.js (before the first module)";
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (markers[mid].line <= lineNumber + 1) lo = mid;
+    else hi = mid - 1;
+  }
+  return partOf(markers[lo].source);
 }
 
 function summarize(profile: Profile) {
@@ -88,7 +130,7 @@ function summarize(profile: Profile) {
       .sort((a, b) => b[1] - a[1])
       .slice(0, n)
       .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000 / REQUESTS).toFixed(2).padStart(6)} ms/req  ${k}`);
-  return { totalMs: total / 1000, top: top(fn, 40), modules: top(mod, 12) };
+  return { totalMs: total / 1000, top: top(fn, 40), modules: top(mod, 16) };
 }
 
 async function main() {
@@ -115,6 +157,7 @@ async function main() {
       if (res.status !== 200) throw new Error(`${page} answered ${res.status}`);
     };
     for (let i = 0; i < 30; i++) await get();
+    markers = bundleMarkers();
     const ws = await inspectorSocket(inspectorPort);
     const send = cdp(ws);
     await send("Profiler.enable");
