@@ -36,8 +36,8 @@ interface Stats {
 
 let workerPid: number | undefined;
 
-async function load(url: string, headers: Record<string, string> = {}): Promise<Stats> {
-  const cpuBefore = treeCpuSeconds(workerPid, "workerd");
+async function load(url: string, headers: Record<string, string> = {}, pid = workerPid): Promise<Stats> {
+  const cpuBefore = treeCpuSeconds(pid, "workerd");
   const times: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -55,7 +55,7 @@ async function load(url: string, headers: Record<string, string> = {}): Promise<
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))];
-  const cpuMs = ((treeCpuSeconds(workerPid, "workerd") - cpuBefore) * 1000) / times.length;
+  const cpuMs = ((treeCpuSeconds(pid, "workerd") - cpuBefore) * 1000) / times.length;
   return { rps: times.length / elapsed, p50: pct(50), p95: pct(95), cpuMs };
 }
 
@@ -151,6 +151,7 @@ async function main() {
     console.log(
       `ratio  workerd CPU per request, /dashboard / static = ${(dashboard.cpuMs / staticAgain.cpuMs).toFixed(2)}, /competitions / static = ${(competitions.cpuMs / staticAgain.cpuMs).toFixed(2)}`,
     );
+    await floorLines(proxy.url, stateDir, { static: staticAgain, dashboard });
     const djs = await firstLoadJs(worker.url, "/dashboard", headers);
     console.log(
       `first-load JavaScript for /dashboard: ${djs.files} files, ${(djs.raw / 1024).toFixed(1)} KB raw, ${(djs.gz / 1024).toFixed(1)} KB gzip (target <= 150 KB)`,
@@ -167,6 +168,38 @@ async function main() {
     await backend.stop();
   }
   void ROOT;
+}
+
+/**
+ * The floor under those figures (decision 023, addendum 3): the same runtime and local Hyperdrive with none of the
+ * app (scripts/bench-floor/worker.ts), under the same load. /none is a Worker invocation that does nothing;
+ * /connection only opens the request's database connection and sends what every signed-in page sends at least.
+ * Printed as multiples of the static file's CPU, measured just before in the web Worker's process tree.
+ */
+async function floorLines(databaseUrl: string, stateDir: string, measured: { static: Stats; dashboard: Stats }) {
+  const floor = await startWorker({
+    port: await freePort(),
+    databaseUrl,
+    stateDir: path.join(stateDir, "floor"),
+    quiet: true,
+    vars: {},
+    config: path.join(ROOT, "scripts/bench-floor/wrangler.toml"),
+    readyPath: "/none",
+  });
+  try {
+    const pid = floor.process.pid;
+    await load(`${floor.url}/connection`, {}, pid);
+    const none = await load(`${floor.url}/none`, {}, pid);
+    const connection = await load(`${floor.url}/connection`, {}, pid);
+    const x = (s: Stats) => (s.cpuMs / measured.static.cpuMs).toFixed(2);
+    console.log(`floor  Worker, no work  ${fmt(none)}  (${x(none)}x static)`);
+    console.log(`floor  DB connection   ${fmt(connection)}  (${x(connection)}x static)`);
+    console.log(
+      `       /dashboard above the database floor: ${(measured.dashboard.cpuMs - connection.cpuMs).toFixed(2)} ms of workerd CPU a request (Remix, the loaders' rows, React)`,
+    );
+  } finally {
+    await floor.stop();
+  }
 }
 
 interface Sample {
