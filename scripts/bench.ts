@@ -46,8 +46,8 @@ async function load(url: string, headers: Record<string, string> = {}, pid = wor
       next++;
       const t = performance.now();
       const res = await fetch(url, { headers, redirect: "manual" });
-      await res.arrayBuffer();
-      if (res.status >= 400) throw new Error(`${url} answered ${res.status}`);
+      const body = await res.text();
+      if (res.status >= 400) throw new Error(`${url} answered ${res.status}: ${body.slice(0, 200)}`);
       times.push(performance.now() - t);
     }
   }

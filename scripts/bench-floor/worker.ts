@@ -20,11 +20,16 @@ export default {
     if (pathname === "/connection") {
       const sql = postgres(env.HYPERDRIVE.connectionString, workerClientOptions({ idleTimeoutSeconds: 5 }));
       const now = new Date().toISOString();
-      const [, , [row]] = (await sql
-        .unsafe(`begin; select set_config('app.now', '${now}', true); select 1 as one`)
-        .execute()) as unknown as [unknown, unknown, { one: number }[]];
-      await sql.unsafe("commit").execute();
-      return new Response(row?.one === 1 ? "ok" : "unexpected answer", { status: row?.one === 1 ? 200 : 500 });
+      try {
+        const [, , [row]] = (await sql
+          .unsafe(`begin; select set_config('app.now', '${now}', true); select 1 as one`)
+          .execute()) as unknown as [unknown, unknown, { one: number }[]];
+        await sql.unsafe("commit").execute();
+        return new Response(row?.one === 1 ? "ok" : "unexpected answer", { status: row?.one === 1 ? 200 : 500 });
+      } catch (error) {
+        // the bench prints it
+        return new Response(`database: ${(error as Error)?.message ?? error}`, { status: 503 });
+      }
     }
     return new Response("Not found.", { status: 404 });
   },
