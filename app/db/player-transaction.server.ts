@@ -47,6 +47,7 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
   let session: Promise<SessionUser | null> | undefined;
   let failed = false;
   let finished = false;
+  let finishing: Promise<void> | undefined;
   // commitWithQueued(): the statements queued now go out with COMMIT at the end of their message.
   let commitInMessage = false;
   // A message that ended in COMMIT failed: its transaction may still be open and aborted (the statements after
@@ -221,14 +222,25 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
       }
     },
 
-    async finish(): Promise<void> {
-      if (finished) return;
-      try {
-        // A failed statement was already answered by the caller that saw it: only a failed COMMIT throws here.
-        await endTransaction();
-      } finally {
-        finished = true;
-      }
+    /**
+     * Ends the request's transaction once. Every call gets the same promise, settled by the one COMMIT: a read calls
+     * this before its render (entry.server.tsx) and the Worker again in waitUntil, and the Worker's call must hold
+     * the request open until that COMMIT's answer is in. (A second call used to find the transaction already
+     * ending and resolve at once: the request ended, its socket closed with the COMMIT unanswered, and the pooler
+     * threw away the server connection, so the next request waited for a new one.)
+     */
+    finish(): Promise<void> {
+      // A failed statement was already answered by the caller that saw it: only a failed COMMIT throws here.
+      finishing ??= endTransaction().then(
+        () => {
+          finished = true;
+        },
+        (error: unknown) => {
+          finished = true;
+          throw error;
+        },
+      );
+      return finishing;
     },
   };
 }
