@@ -62,7 +62,7 @@ def fetch_sources(tmp):
 
 
 def make(source, codepoints):
-    font = TTFont(io.BytesIO(source))
+    font = TTFont(io.BytesIO(source), recalcTimestamp=False)  # keep fontsource's date: the same bytes on every run
     options = subset.Options()
     options.layout_features = FEATURES
     options.name_IDs = ["*"]
@@ -124,6 +124,9 @@ def unicode_range(codepoints):
 
 
 def main():
+    # The same bytes on every run: fontTools walks sets of glyph names, whose order follows Python's string hashing.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     with tempfile.TemporaryDirectory() as tmp:
         sources = fetch_sources(tmp)
     latin, ext = sources["inter-latin-wght-normal.woff2"], sources["inter-latin-ext-wght-normal.woff2"]
