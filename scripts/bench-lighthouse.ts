@@ -21,6 +21,10 @@ const TARGET = 95;
 const RUNS = Math.max(1, Number(process.env.LH_RUNS ?? 1));
 /** LH_REPORT_DIR=dir writes each page's full Lighthouse JSON report there (for the details behind a score). */
 const REPORT_DIR = process.env.LH_REPORT_DIR;
+/** LH_PAGES=login,scout measures only those pages (by the path's first segment); all four by default. */
+const ONLY = process.env.LH_PAGES ? new Set(process.env.LH_PAGES.split(",").map((p) => p.trim().replace(/^\//, ""))) : null;
+/** LH_VERBOSE=1 prints each run's score and metrics: simulated FCP, LCP, TBT and the observed first and largest paint. */
+const VERBOSE = process.env.LH_VERBOSE === "1";
 
 async function knockoutOfDemoPlayer(databaseUrl: string): Promise<string> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
@@ -63,6 +67,13 @@ async function audit(url: string, port: number, cookie: string | null): Promise<
     if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     if (lhr.finalDisplayedUrl && new URL(lhr.finalDisplayedUrl).pathname !== new URL(url).pathname)
       throw new Error(`${url} ended at ${lhr.finalDisplayedUrl} (not signed in?)`);
+    if (VERBOSE) {
+      const m = (lhr.audits.metrics?.details as { items?: Record<string, number>[] } | undefined)?.items?.[0] ?? {};
+      const ms = (k: string) => String(Math.round(m[k] ?? NaN)).padStart(5);
+      console.log(
+        `    run ${i + 1}: performance ${Math.round((lhr.categories.performance?.score ?? 0) * 100)}; simulated FCP ${ms("firstContentfulPaint")} LCP ${ms("largestContentfulPaint")} TBT ${ms("totalBlockingTime")} ms; observed first paint ${ms("observedFirstContentfulPaint")} LCP ${ms("observedLargestContentfulPaint")} load ${ms("observedLoad")} ms`,
+      );
+    }
     runs.push(Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as Scores);
     // The audits that cost points (score below 0.9 and counted in a category), for the report.
     const counted = new Set(CATEGORIES.flatMap((c) => lhr.categories[c]?.auditRefs.filter((r) => r.weight > 0).map((r) => r.id) ?? []));
@@ -112,6 +123,7 @@ async function main() {
     );
     console.log(`${"page".padEnd(52)}${CATEGORIES.map((c) => c.padStart(16)).join("")}`);
     for (const [p, c] of pages) {
+      if (ONLY && !ONLY.has(p.split("/").filter(Boolean)[0])) continue;
       const { scores, failing } = await audit(worker.url + p, chrome.port, c);
       const low = CATEGORIES.some((k) => scores[k] < TARGET);
       failed ||= low;

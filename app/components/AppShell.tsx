@@ -148,12 +148,12 @@ export function AppShell({ user, unreadNotices, whatsNew, children }: AppShellPr
     const bar = bottomBarRef.current;
     if (!bar || typeof ResizeObserver !== "function") return;
     const root = document.documentElement;
-    const update = () => {
+    // The observer reports the size after the browser's own layout, before the frame is painted (its first report
+    // comes on observe): measuring here forced a layout of the whole page inside the hydration task (addendum 4).
+    const observer = new ResizeObserver(() => {
       if (bar.offsetHeight > 0) root.style.setProperty("--bottombar-offset", `${bar.offsetHeight}px`);
       else root.style.removeProperty("--bottombar-offset");
-    };
-    update();
-    const observer = new ResizeObserver(update);
+    });
     observer.observe(bar);
     return () => {
       observer.disconnect();

@@ -126,11 +126,17 @@ export function ConsentBanner({ signedIn, serverConsent, measurementId, scriptUr
       return;
     }
     const update = () => root.style.setProperty("--consent-banner-h", `${Math.ceil(el.offsetHeight)}px`);
-    update();
-    const observer = typeof ResizeObserver === "function" ? new ResizeObserver(update) : null;
-    observer?.observe(el);
+    // The observer calls back after the browser's own layout, before the frame is painted (its first call comes on
+    // observe), where offsetHeight costs nothing: read here, it forced a layout of the whole page inside the
+    // hydration task (decision 023, addendum 4). Without ResizeObserver, measure now.
+    if (typeof ResizeObserver !== "function") {
+      update();
+      return () => root.style.removeProperty("--consent-banner-h");
+    }
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
     return () => {
-      observer?.disconnect();
+      observer.disconnect();
       root.style.removeProperty("--consent-banner-h");
     };
   }, [visible]);
