@@ -64,3 +64,25 @@ test("Accept loads analytics with IP anonymisation and sends page views on route
   await expect(second.getByRole("region", { name: "Analytics consent" })).toBeHidden();
   await other.close();
 });
+
+test("on a phone the banner neither moves the login card nor hides its last link", async ({ page }) => {
+  // Lighthouse's phone: the card is centred with room to spare.
+  await page.setViewportSize({ width: 412, height: 823 });
+  await page.goto("/login");
+  const card = page.locator("main#main");
+  const banner = page.getByRole("region", { name: "Analytics consent" });
+  await expect(banner).toBeVisible();
+  const withBanner = (await card.boundingBox())!.y;
+  // Scrolled to the end, the page's last link clears the fixed banner.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  const last = card.getByRole("link").last();
+  const [linkBox, bannerBox] = [await last.boundingBox(), await banner.boundingBox()];
+  expect(linkBox!.y + linkBox!.height).toBeLessThanOrEqual(bannerBox!.y);
+  // The card sits where it would without the banner (the banner arrives after the first paint: a shift otherwise).
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const atTop = (await card.boundingBox())!.y;
+  await banner.getByRole("button", { name: "Decline" }).click();
+  await expect(banner).toBeHidden();
+  expect((await card.boundingBox())!.y).toBe(atTop);
+  expect(atTop).toBe(withBanner);
+});
