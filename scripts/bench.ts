@@ -167,7 +167,6 @@ async function main() {
     await proxy.stop();
     await backend.stop();
   }
-  void ROOT;
 }
 
 /**

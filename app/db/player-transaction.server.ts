@@ -231,15 +231,13 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
      */
     finish(): Promise<void> {
       // A failed statement was already answered by the caller that saw it: only a failed COMMIT throws here.
-      finishing ??= endTransaction().then(
-        () => {
+      finishing ??= (async () => {
+        try {
+          await endTransaction();
+        } finally {
           finished = true;
-        },
-        (error: unknown) => {
-          finished = true;
-          throw error;
-        },
-      );
+        }
+      })();
       return finishing;
     },
   };

@@ -37,7 +37,7 @@ function filterSql<F extends Record<string, string>>(sql: PlayerSql, filters: F,
 // ---------- competitions list ----------
 
 /** A competition's registration deadline: its start match day's selection deadline (first kickoff - 1 h); null = TBA. */
-const registrationDeadline = (sql: PlayerSql) => sql`public.matchday_deadline(c.league, c.season, c.start_match_day)`;
+export const registrationDeadline = (sql: PlayerSql) => sql`public.matchday_deadline(c.league, c.season, c.start_match_day)`;
 
 /**
  * The order of competitions a player may join, the next step first (issue 22): the soonest registration deadline,

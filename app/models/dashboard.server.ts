@@ -1,8 +1,7 @@
 import type { Db } from "~/db/types";
-import type { SeasonStats } from "~/models/competition-rows.server";
 import type { LiveLine } from "~/lib/live";
-import { byRegistrationDeadline } from "~/models/competitions.server";
-import { registrationState } from "~/models/competition-rows.server";
+import { byRegistrationDeadline, registrationDeadline } from "~/models/competitions.server";
+import { registrationState, type SeasonStats } from "~/models/competition-rows.server";
 import { liveLinesQuery, toLiveLines } from "~/models/live.server";
 import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
@@ -92,7 +91,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
     const [upcoming, registered, privates, liveRows] = await Promise.all([
       sql<UpcomingRow[]>`
         select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
-               public.matchday_deadline(c.league, c.season, c.start_match_day) as registration_deadline,
+               ${registrationDeadline(sql)} as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
           from public.competitions c

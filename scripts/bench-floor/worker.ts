@@ -1,5 +1,6 @@
 import postgres from "postgres";
 import { workerClientOptions } from "../../app/db/postgres-options";
+import { clockStatement } from "../../app/db/session-check.server";
 
 /**
  * The floor under a page's Worker CPU in `npm run bench` (decision 023, addendum 3): what the runtime itself costs
@@ -19,10 +20,10 @@ export default {
     if (pathname === "/none") return new Response("ok");
     if (pathname === "/connection") {
       const sql = postgres(env.HYPERDRIVE.connectionString, workerClientOptions({ idleTimeoutSeconds: 5 }));
-      const now = new Date().toISOString();
       try {
+        // the opening of the app's request transaction (app/db/player-transaction.server.ts): BEGIN, then the clock
         const [, , [row]] = (await sql
-          .unsafe(`begin; select set_config('app.now', '${now}', true); select 1 as one`)
+          .unsafe(`begin; ${clockStatement(new Date().toISOString())}; select 1 as one`)
           .execute()) as unknown as [unknown, unknown, { one: number }[]];
         await sql.unsafe("commit").execute();
         return new Response(row?.one === 1 ? "ok" : "unexpected answer", { status: row?.one === 1 ? 200 : 500 });
