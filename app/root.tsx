@@ -1,4 +1,5 @@
 import { Links, Meta, Outlet, ScrollRestoration, useLoaderData } from "@remix-run/react";
+import { useEffect } from "react";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import styles from "~/styles/app.css?url";
 import { readToast } from "~/toast.server";
@@ -66,8 +67,20 @@ export default function App() {
         measurementId={analytics.measurementId}
         scriptUrl={analytics.scriptUrl}
       />
+      <HydratedMarker />
     </ToastProvider>
   );
+}
+
+/**
+ * `<html data-hydrated>` once the page's JavaScript has taken over: what appears only then (the consent banner, live
+ * countdowns) is on the page from that moment, so an audit or a script knows when the page it reads is complete.
+ */
+function HydratedMarker() {
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
+  return null;
 }
 
 export function ErrorBoundary() {

@@ -61,6 +61,9 @@ export interface ConnectionCounts {
   flushes: number;
   bytesUp: number;
   bytesDown: number;
+  /** In a snapshot: the statements' text the client sent since the reset (printable characters, cut short), so a
+   * count that surprises can be read. */
+  sample?: string;
 }
 
 export interface Snapshot {
@@ -431,7 +434,7 @@ export async function startLatencyProxy(opts: LatencyProxyOptions): Promise<Late
         queryRoundTrips: sum("queryRoundTrips"),
         statements: sum("statements"),
         flushes: sum("flushes"),
-        perConnection: picked.map((c) => ({ ...c.counts })),
+        perConnection: picked.map((c) => ({ ...c.counts, sample: printable(Buffer.concat(c.clientBytes).toString("latin1")) })),
       };
     },
     async settle(quietMs = 50, maxMs = 5000) {
@@ -536,3 +539,10 @@ async function cli() {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) void cli();
+
+/** The wire bytes' printable runs (the start of each statement's text), joined by " | ", at most 600 characters. */
+function printable(wire: string): string {
+  const runs = wire.match(/[\x20-\x7e\n]{8,}/g) ?? [];
+  const text = runs.map((r) => r.replace(/\s+/g, " ").trim().slice(0, 120)).join(" | ");
+  return text.length > 600 ? text.slice(0, 600) + "..." : text;
+}

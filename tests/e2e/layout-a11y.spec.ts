@@ -240,6 +240,10 @@ const axe = (page: Page) => new AxeBuilder({ page }).setLegacyMode(true).options
 
 /** The serious and critical violations axe finds on the page, one readable line each (rule, targets). */
 async function axeProblems(page: Page, state: string): Promise<string[]> {
+  // Measure the hydrated page: the consent banner and the live countdowns appear only once its JavaScript has taken
+  // over (app/root.tsx marks <html data-hydrated>), and an audit that starts before that reads a page still changing.
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   // Measure the settled page: mid-way through an entrance animation (the consent banner slides and fades in)
   // colours are still blended with the background and axe would report contrast no one sees once it ends.
   // Finite animations only: an endless one (a pulsing urgent countdown) never finishes.

@@ -171,7 +171,11 @@ test("database round trips per request stay within budget and do not vary", asyn
       m.runs.every((r) => r.connections >= 1),
       `${m.request}: a connection of this player was seen`,
     ).toBe(true);
-    expect(new Set(counts).size, `${m.request}: the same count every run (${counts.join(", ")})`).toBe(1);
+    // When the counts differ, the connections of each run and what they sent say why.
+    const detail = m.runs
+      .map((r, i) => `run ${i}: ` + r.perConnection.map((c) => `[${c.roundTrips} round trips: ${c.sample ?? ""}]`).join(" "))
+      .join("\n");
+    expect(new Set(counts).size, `${m.request}: the same count every run (${counts.join(", ")})\n${detail}`).toBe(1);
     expect(new Set(m.runs.map((r) => r.startupRoundTrips)).size, `${m.request}: the same start-up count every run`).toBe(1);
     expect(counts[0], `${m.request}: round trips within budget`).toBeLessThanOrEqual(BUDGET[m.request]);
   }
