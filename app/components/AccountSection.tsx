@@ -22,7 +22,13 @@ export function AccountSection({ answer }: { answer: AccountAnswer | undefined }
     <section className="card account-section" aria-labelledby="account-section-heading">
       <h2 id="account-section-heading">Account</h2>
 
-      <AccountForm intent="change-password" title="Change password" submit="Change Password" pending="Changing..." answer={of("change-password")}>
+      <AccountForm
+        intent="change-password"
+        title="Change password"
+        submit="Change Password"
+        pending="Changing..."
+        answer={of("change-password")}
+      >
         <Field
           label="Current password"
           name="currentPassword"
@@ -55,10 +61,23 @@ export function AccountSection({ answer }: { answer: AccountAnswer | undefined }
           hint="We send a link to the new address; your email changes when you open it."
           error={of("change-email")?.errors.newEmail}
         />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={of("change-email")?.errors.password} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={of("change-email")?.errors.password}
+        />
       </AccountForm>
 
-      <AccountForm intent="sign-out-others" title="Sessions" submit="Sign Out Everywhere Else" pending="Signing out..." answer={of("sign-out-others")}>
+      <AccountForm
+        intent="sign-out-others"
+        title="Sessions"
+        submit="Sign Out Everywhere Else"
+        pending="Signing out..."
+        answer={of("sign-out-others")}
+      >
         <p className="hint">Ends every other session of your account (other browsers and devices). This one stays signed in.</p>
       </AccountForm>
 
@@ -80,10 +99,18 @@ export function AccountSection({ answer }: { answer: AccountAnswer | undefined }
       >
         <p className="hint">
           Your email, password, settings, plans and notices are deleted and you leave competitions still open for registration. Your past
-          picks stay in other players&apos; tables as &quot;Deleted player&quot; (see the <a href="/privacy#privacy-deletion">Privacy Policy</a>
+          picks stay in other players&apos; tables as &quot;Deleted player&quot; (see the{" "}
+          <a href="/privacy#privacy-deletion">Privacy Policy</a>
           ). This cannot be undone.
         </p>
-        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={of("delete-account")?.errors.password} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          error={of("delete-account")?.errors.password}
+        />
         <Field label="Type DELETE to confirm" name="confirm" autoComplete="off" required error={of("delete-account")?.errors.confirm} />
       </AccountForm>
     </section>

@@ -22,8 +22,13 @@ export type AccountOutcome<T = Record<never, never>> =
   | { ok: false; signedOut: false; status: 400 | 403 | 409 | 429; message: string; field?: string };
 
 const keysOf = (who: Who, address: string) => [`account:user:${who.id}`, `account:ip:${address}`];
-const refused = (status: 400 | 403 | 409 | 429, message: string, field?: string) =>
-  ({ ok: false as const, signedOut: false as const, status, message, ...(field ? { field } : {}) });
+const refused = (status: 400 | 403 | 409 | 429, message: string, field?: string) => ({
+  ok: false as const,
+  signedOut: false as const,
+  status,
+  message,
+  ...(field ? { field } : {}),
+});
 
 /**
  * The common frame: session present, throttle, password (when given), then `act`. `countAll`: every attempt counts
@@ -109,8 +114,7 @@ export async function emailChangeTokenUsable(db: Db, token: string): Promise<boo
   });
 }
 
-type EmailChangeResult =
-  { ok: true; oldEmail: string; newEmail: string } | { ok: false; throttled: boolean; message: string };
+type EmailChangeResult = { ok: true; oldEmail: string; newEmail: string } | { ok: false; throttled: boolean; message: string };
 
 /**
  * Spends an e-mail change link once: the account's address becomes the new one and its other open change links are
@@ -137,7 +141,9 @@ export async function confirmEmailChange(db: Db, token: string, address: string)
     await tx`update account.email_change_tokens set used_at = public.app_now() where user_id = ${used.user_id} and used_at is null`;
     // The unique e-mail decides a race with a sign-up of the same address (update ... where not exists alone cannot).
     const changed = await tx
-      .savepoint((sp) => sp`update account.accounts set email = ${used.new_email}, updated_at = public.app_now() where id = ${used.user_id}`)
+      .savepoint(
+        (sp) => sp`update account.accounts set email = ${used.new_email}, updated_at = public.app_now() where id = ${used.user_id}`,
+      )
       .then(
         () => true,
         (error: { code?: string }) => {

@@ -1,4 +1,11 @@
-import { data, redirect, type ActionFunctionArgs, type AppLoadContext, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { AccountSection, type AccountAnswer } from "~/components/AccountSection";
 import { NotificationsToggle } from "~/components/NotificationsToggle";
@@ -13,13 +20,7 @@ import type { SessionUser } from "~/db/types";
 import { ACCOUNT_MESSAGES } from "~/lib/account-settings-messages";
 import { ChangeEmailSchema, ChangePasswordSchema, DeleteAccountSchema } from "~/lib/validation";
 import { sendEmailChangeMail } from "~/mail.server";
-import {
-  changePassword,
-  deleteAccount,
-  requestEmailChange,
-  signOutOthers,
-  type AccountOutcome,
-} from "~/models/account-settings.server";
+import { changePassword, deleteAccount, requestEmailChange, signOutOthers, type AccountOutcome } from "~/models/account-settings.server";
 import { redirectWithToast } from "~/toast.server";
 import { dateFormat } from "~/lib/date-format";
 import { ReferralPanel, referralSignupUrl } from "~/components/ReferralPanel";

@@ -125,8 +125,8 @@ export default function PrivacyRoute() {
             are kept only as long as they are needed.
           </li>
           <li>
-            You can see and change your profile in Settings. Under Account on your Profile you can change your password and email, sign
-            out everywhere else, download everything we keep about you (one JSON file, machine-readable), and delete your account.
+            You can see and change your profile in Settings. Under Account on your Profile you can change your password and email, sign out
+            everywhere else, download everything we keep about you (one JSON file, machine-readable), and delete your account.
           </li>
         </ul>
       </section>

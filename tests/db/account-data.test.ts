@@ -115,7 +115,9 @@ describe("the download (public.my_data)", () => {
   });
 
   it("is nothing for a signed-out caller", async () => {
-    const [row] = await asUser(db.sql, null, (tx) => tx`select public.my_data() as data`, { role: "anon" }).catch(() => [{ data: "refused" }]);
+    const [row] = await asUser(db.sql, null, (tx) => tx`select public.my_data() as data`, { role: "anon" }).catch(() => [
+      { data: "refused" },
+    ]);
     expect(row.data).toBe("refused"); // anon may not call it at all
     const [own] = await asUser(db.sql, null, (tx) => tx`select public.my_data() as data`);
     expect(own.data).toBeNull();
@@ -127,7 +129,11 @@ describe("deleting an account (private.delete_account)", () => {
   let before: { knockoutRanks: unknown; openCount: number; seasonBoard: unknown };
 
   const board = (competition: string) =>
-    asUser(db.sql, a.other.id, (tx) => tx`select user_id, rank, points from public.season_leaderboard_page(${competition}, 0, 50) order by user_id`);
+    asUser(
+      db.sql,
+      a.other.id,
+      (tx) => tx`select user_id, rank, points from public.season_leaderboard_page(${competition}, 0, 50) order by user_id`,
+    );
 
   beforeAll(async () => {
     a = await arrangeEverything(sql);
@@ -198,7 +204,9 @@ describe("deleting an account (private.delete_account)", () => {
   });
 
   it("keeps past picks and locked Scout entries, so other players' tables do not change", async () => {
-    expect(await sql`select competition_id, match_day, selected_team from public.team_selections where user_id = ${a.me.id} order by match_day`).toEqual([
+    expect(
+      await sql`select competition_id, match_day, selected_team from public.team_selections where user_id = ${a.me.id} order by match_day`,
+    ).toEqual([
       { competition_id: a.knockout, match_day: 1, selected_team: a.teams.past },
       { competition_id: a.season, match_day: 2, selected_team: a.teams.past },
     ]);
@@ -210,8 +218,14 @@ describe("deleting an account (private.delete_account)", () => {
   });
 
   it("removes memberships of competitions still open for registration; created competitions go on", async () => {
-    expect(await count(sql`select count(*)::int as n from public.user_selections where user_id = ${a.me.id} and competition_id in (${a.open}, ${a.created})`)).toBe(0);
-    expect((await sql<{ n: number }[]>`select player_count as n from public.competitions where id = ${a.open}`)[0].n).toBe(before.openCount - 1);
+    expect(
+      await count(
+        sql`select count(*)::int as n from public.user_selections where user_id = ${a.me.id} and competition_id in (${a.open}, ${a.created})`,
+      ),
+    ).toBe(0);
+    expect((await sql<{ n: number }[]>`select player_count as n from public.competitions where id = ${a.open}`)[0].n).toBe(
+      before.openCount - 1,
+    );
     const [created] = await sql`select created_by, status from public.competitions where id = ${a.created}`;
     expect(created).toEqual({ created_by: a.me.id, status: "active" });
     // Admins act for the creator: Manage Selections answers them.

@@ -78,7 +78,9 @@ describe("after a deletion, every view, table and function a player can read", (
 
     // Values for each parameter, by name first, then by type.
     const competitions = [a.knockout, a.season, a.open, a.created, a.scout];
-    const [fixture] = await sql<{ id: string }[]>`select id::text from public.fixtures where league = ${a.league} and match_day = 2 limit 1`;
+    const [fixture] = await sql<
+      { id: string }[]
+    >`select id::text from public.fixtures where league = ${a.league} and match_day = 2 limit 1`;
     const byName: Record<string, unknown[]> = {
       p_competition_id: competitions,
       p_user_id: [a.me.id, a.other.id],

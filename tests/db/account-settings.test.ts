@@ -61,7 +61,10 @@ describe("change password", () => {
     expect(await logsIn(p.me.email, PASSWORD)).toBe(false);
 
     // A replay of the same request: its "current password" is no longer the password.
-    expect(await changePassword(server(), p.here, PASSWORD, "brand-new-1", address())).toMatchObject({ ...WRONG, field: "currentPassword" });
+    expect(await changePassword(server(), p.here, PASSWORD, "brand-new-1", address())).toMatchObject({
+      ...WRONG,
+      field: "currentPassword",
+    });
     expect(await logsIn(p.me.email, "brand-new-1")).toBe(true);
   });
 
@@ -75,7 +78,8 @@ describe("change password", () => {
 
   it("is throttled like logins: after 10 wrong passwords even the right one gets 429, per account and per address", async () => {
     const p = await players();
-    for (let i = 0; i < 10; i++) expect(await changePassword(server(), p.here, `wrong-${i}`, "brand-new-1", address())).toMatchObject(WRONG);
+    for (let i = 0; i < 10; i++)
+      expect(await changePassword(server(), p.here, `wrong-${i}`, "brand-new-1", address())).toMatchObject(WRONG);
     expect(await changePassword(server(), p.here, PASSWORD, "brand-new-1", address())).toMatchObject({ status: 429 });
     expect(await logsIn(p.me.email, PASSWORD)).toBe(true);
 
@@ -114,7 +118,8 @@ describe("change e-mail", () => {
     if (!asked.ok || !asked.token) throw new Error(`refused: ${JSON.stringify(asked)}`);
     const second = await requestEmailChange(server(), p.here, PASSWORD, fresh(), address());
     if (!second.ok || !second.token) throw new Error("second link refused");
-    const [stored] = await sql`select token_hash, new_email from account.email_change_tokens where user_id = ${p.me.id} order by created_at limit 1`;
+    const [stored] =
+      await sql`select token_hash, new_email from account.email_change_tokens where user_id = ${p.me.id} order by created_at limit 1`;
     expect(stored).toEqual({ token_hash: sha256(asked.token), new_email: to });
     expect((await sql`select email from account.accounts where id = ${p.me.id}`)[0].email).toBe(p.me.email);
 
@@ -123,7 +128,10 @@ describe("change e-mail", () => {
     expect(await logsIn(to, PASSWORD)).toBe(true);
     expect(await logsIn(p.me.email, PASSWORD)).toBe(false);
     // Replayed, and the other open link: both spent.
-    expect(await confirmEmailChange(server(), asked.token, address())).toMatchObject({ ok: false, message: "This email change link is invalid or has expired." });
+    expect(await confirmEmailChange(server(), asked.token, address())).toMatchObject({
+      ok: false,
+      message: "This email change link is invalid or has expired.",
+    });
     expect(await emailChangeTokenUsable(server(), second.token)).toBe(false);
     expect(await sessionIds(p.other.id)).toEqual([p.otherSession.sessionId]);
   });
@@ -153,7 +161,10 @@ describe("change e-mail", () => {
     const asked = await requestEmailChange(server(), p.here, PASSWORD, to, address());
     if (!asked.ok || !asked.token) throw new Error("refused");
     await createPlayer(sql, { email: to });
-    expect(await confirmEmailChange(server(), asked.token, address())).toMatchObject({ ok: false, message: expect.stringContaining("already has an account") });
+    expect(await confirmEmailChange(server(), asked.token, address())).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("already has an account"),
+    });
     expect((await sql`select email from account.accounts where id = ${p.me.id}`)[0].email).toBe(p.me.email);
   });
 });

@@ -78,7 +78,14 @@ export async function arrangeEverything(sql: Sql): Promise<Arranged> {
   const season = (await createCompetition(sql, { league, type: "season", currentMatchDay: 3, registrationStatus: "closed" })).id;
   const open = (await createCompetition(sql, { league, type: "season", startMatchDay: 3, registrationStatus: "open" })).id;
   const created = (
-    await createCompetition(sql, { league, type: "knockout", startMatchDay: 4, visibility: "private", createdBy: me.id, name: `Mine ${tag}` })
+    await createCompetition(sql, {
+      league,
+      type: "knockout",
+      startMatchDay: 4,
+      visibility: "private",
+      createdBy: me.id,
+      name: `Mine ${tag}`,
+    })
   ).id;
   for (const id of [knockout, season, open, created]) {
     await addMember(sql, id, me.id, { matchDay: id === knockout || id === season ? 1 : undefined });
