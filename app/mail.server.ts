@@ -48,6 +48,35 @@ export async function sendConfirmationMail(env: Env, db: Db, origin: string, to:
   }
 }
 
+/**
+ * The mails of a change of e-mail (decision 029): the link to the new address, or, when that address already has an
+ * account, a note to it that nothing changed (the player who asked sees the same answer either way). Sent after the
+ * request's COMMIT; a failure is logged (never the link) and not thrown, like the confirmation mail.
+ */
+export async function sendEmailChangeMail(env: Env, db: Db, origin: string, to: string, token: string | null): Promise<void> {
+  const text = token
+    ? `Someone asked to use this address for their FootyCoach account.\n\nConfirm it here (the link works once, for ${CONFIRM_TOKEN_TTL_HOURS} hours):\n${origin}/confirm-email-change?token=${token}\n\nIf it was not you, ignore this email: nothing changes.`
+    : `Someone asked to use this address for their FootyCoach account, but it already belongs to a FootyCoach account, so nothing changed.\n\nIf it was you, log in with this address instead. If it was not, ignore this email.`;
+  try {
+    await sendMail(env, db, { to, subject: "Confirm your new FootyCoach email", text });
+  } catch (error) {
+    console.error("email change mail not sent:", (error as Error)?.message ?? error);
+  }
+}
+
+/** Tells the old address that the account's e-mail is now another one (rules file: "the old address is told"). */
+export async function sendEmailChangedNotice(env: Env, db: Db, to: string, newEmail: string): Promise<void> {
+  try {
+    await sendMail(env, db, {
+      to,
+      subject: "Your FootyCoach email was changed",
+      text: `The email address of your FootyCoach account was changed to ${newEmail}. From now on, log in with that address.\n\nIf you did not ask for this, someone knows your password: contact FootyCoach support straight away.`,
+    });
+  } catch (error) {
+    console.error("email changed notice not sent:", (error as Error)?.message ?? error);
+  }
+}
+
 export async function readOutbox(db: Db, limit = 50) {
   return db.serviceStatement(
     (sql) => sql<{ id: string; to_email: string; subject: string; body_text: string; created_at: Date }[]>`

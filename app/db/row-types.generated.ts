@@ -440,6 +440,10 @@ export type MatchdayDeadlinePassedArgs = {
 };
 export type MatchdayDeadlinePassedResult = boolean | null;
 
+/** public.my_data() */
+export type MyDataArgs = Record<string, never>;
+export type MyDataResult = unknown;
+
 /** public.process_due_matchdays() */
 export type ProcessDueMatchdaysArgs = Record<string, never>;
 export type ProcessDueMatchdaysResult = number | null;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { DISPLAY_NAME_MAX, SELF_DESCRIBE_MAX } from "./profile-fields";
 import { normaliseReferralCode, PASSWORD_MAX, PASSWORD_MIN } from "./account-fields";
 import { dateFormat, safeTimeZone } from "./date-format";
+import { ACCOUNT_MESSAGES } from "./account-settings-messages";
 
 const email = z
   .string({ error: "Email is required." })
@@ -42,6 +43,20 @@ export const ResendConfirmationSchema = z.object({ email });
 
 /** The token of a confirmation link, posted back by its page's button; confirmEmail decides whether it works. */
 export const ConfirmEmailSchema = z.object({ token: z.string().default("") });
+
+/** The Account section of /profile (decision 029): each password-checked action names its password field. */
+export const ChangePasswordSchema = z.object({ currentPassword: password, newPassword });
+
+export const ChangeEmailSchema = z.object({ newEmail: email, password });
+
+/** Deleting the account: the password and the typed word DELETE (exactly, around spaces aside). */
+export const DeleteAccountSchema = z.object({
+  password,
+  confirm: z
+    .string({ error: ACCOUNT_MESSAGES.typeDelete })
+    .trim()
+    .refine((v) => v === "DELETE", ACCOUNT_MESSAGES.typeDelete),
+});
 
 export const ResetPasswordSchema = z.object({
   token: z.string({ error: "This reset link is invalid or has expired." }).min(20, "This reset link is invalid or has expired.").max(200),

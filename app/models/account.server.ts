@@ -1,37 +1,15 @@
 import type { Db, ServiceTx as Tx } from "~/db/types";
 import { INVALID_CONFIRMATION_LINK, UNCONFIRMED } from "~/lib/account-messages";
 import { randomToken, sha256Hex } from "~/lib/crypto";
+import { isThrottled, newPasswordHash, passwordMatches, recordAttempt, THROTTLED_MESSAGE, type AttemptKind } from "./auth-throttle.server";
 
-/** Failures allowed per key (account, client address) inside the window before answering 429. */
-const THROTTLE_LIMIT = 10;
-const THROTTLE_WINDOW_MINUTES = 15;
-const THROTTLED_MESSAGE = "Too many attempts. Please wait 15 minutes and try again.";
 export const RESET_TOKEN_TTL_MINUTES = 60;
 /** How long a confirmation link works (rules file, Accounts). */
 export const CONFIRM_TOKEN_TTL_HOURS = 24;
 const INVALID_CREDENTIALS = "Invalid login credentials";
 
-/** account.auth_attempts.kind (migration 20261125130100 lists them). */
-type Kind = "login" | "reset" | "signup" | "resend" | "confirm";
-
-function throttleKeys(kind: Kind, email: string, address: string) {
+function throttleKeys(kind: AttemptKind, email: string, address: string) {
   return [`${kind}:email:${email}`, `${kind}:ip:${address}`];
-}
-
-async function isThrottled(tx: Tx, keys: string[], countAll: boolean): Promise<boolean> {
-  const [row] = await tx<{ worst: number }[]>`
-    select coalesce(max(n), 0)::int as worst from (
-      select count(*) as n from account.auth_attempts
-       where key in ${tx(keys)}
-         and (${countAll} or not success)
-         and created_at > public.app_now() - make_interval(mins => ${THROTTLE_WINDOW_MINUTES})
-       group by key) counts`;
-  return row.worst >= THROTTLE_LIMIT;
-}
-
-async function recordAttempt(tx: Tx, kind: Kind, keys: string[], success: boolean) {
-  // created_at defaults to app_now(), the request's clock.
-  await tx`insert into account.auth_attempts ${tx(keys.map((key) => ({ key, kind, success })))}`;
 }
 
 type SignupResult = { ok: true; userId: string; token: string } | { ok: false; throttled: boolean; message: string };
@@ -56,7 +34,7 @@ export async function createAccount(
     if (await isThrottled(tx, keys, true)) return { ok: false as const, throttled: true, message: THROTTLED_MESSAGE };
     const rows = await tx<{ id: string }[]>`
       insert into account.accounts (email, password_hash, signup_referral_code, created_at, updated_at)
-      values (${email}, extensions.crypt(${password}, extensions.gen_salt('bf', 10)), ${referralCode}, public.app_now(), public.app_now())
+      values (${email}, ${newPasswordHash(tx, password)}, ${referralCode}, public.app_now(), public.app_now())
       on conflict (email) do nothing
       returning id`;
     await recordAttempt(tx, "signup", keys, rows.length > 0);
@@ -183,13 +161,10 @@ export async function verifyLogin(db: Db, email: string, password: string, addre
     if (await isThrottled(tx, keys, false)) return { ok: false as const, throttled: true, unconfirmed: false, message: THROTTLED_MESSAGE };
     // With no matching account a fresh salt is hashed anyway, so a wrong email costs the same bcrypt
     // work as a wrong password (no timing hint about which accounts exist).
-    // Only bcrypt hashes are checked: an account carried over with another kind (argon2, none) is held for a
-    // reset and gets a fresh salt here, so it never matches and crypt() never sees a salt it cannot read.
+    // An account carried over with a hash pgcrypto cannot check (argon2, none) is held for a reset: it never matches.
     const [row] = await tx<{ id: string | null; ok: boolean; confirmed: boolean; username: string | null; hold: LoginHold | null }[]>`
       select a.id,
-             coalesce(a.password_hash = extensions.crypt(${password},
-               case when a.password_hash like '$2a$%' then a.password_hash else extensions.gen_salt('bf', 10) end), false)
-               and a.id is not null as ok,
+             ${passwordMatches(tx, password)} and a.id is not null as ok,
              a.confirmed_at is not null as confirmed,
              p.username,
              case when a.login_hold = 'banned' and a.login_hold_until <= public.app_now() then null else a.login_hold end as hold
@@ -262,7 +237,7 @@ export async function resetPassword(db: Db, token: string, password: string, add
       return { ok: false as const, throttled: false, message: "This reset link is invalid or has expired." };
     }
     await tx`update account.accounts
-                set password_hash = extensions.crypt(${password}, extensions.gen_salt('bf', 10)), updated_at = public.app_now(),
+                set password_hash = ${newPasswordHash(tx, password)}, updated_at = public.app_now(),
                     -- the link reached the player's inbox: the address is confirmed and the password is new
                     confirmed_at = coalesce(confirmed_at, public.app_now()),
                     login_hold = case when login_hold = 'banned' then login_hold end

@@ -125,10 +125,26 @@ export default function PrivacyRoute() {
             are kept only as long as they are needed.
           </li>
           <li>
-            You can see and change your profile in Settings. You can ask us for a copy of your data, to correct it, or to delete your
-            account and data.
+            You can see and change your profile in Settings. Under Account on your Profile you can change your password and email, sign out
+            everywhere else, download everything we keep about you (one JSON file, machine-readable), and delete your account.
           </li>
         </ul>
+      </section>
+
+      <section aria-labelledby="privacy-deletion">
+        <h2 id="privacy-deletion">What is kept after you delete your account</h2>
+        <p>
+          Deleting your account takes effect at once. Your email address, password, sessions, push subscriptions, consent choice, referral
+          code, notices, plans (picks for match days that have not closed yet), unlocked Scout entries, date of birth, gender and display
+          name are deleted, and you leave the competitions that are still open for registration. Your email address can sign up again as a
+          new account, and your username is free for anyone.
+        </p>
+        <p>
+          Your picks and Scout entries for match days whose deadline has passed are kept, shown under &quot;Deleted player&quot; and a short
+          tag (for example &quot;Deleted player 7F3K&quot;), never under your name. We keep them because they are part of other
+          players&apos; past tables: removing them would change who was knocked out, the standings and the Scout leaderboards that other
+          players played for. Nothing in them identifies you. Competitions you created go on for their other players, run by our admins.
+        </p>
       </section>
 
       <section aria-labelledby="privacy-contact">

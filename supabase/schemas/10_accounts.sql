@@ -13,10 +13,13 @@ revoke all on schema account from public;
 -- Tables
 -- ---------------------------------------------------------------------------------------------------------
 
+-- A player who deleted their account keeps its row (its id holds their past picks under "Deleted player XXXX",
+-- 98_account_data.sql) with neither e-mail nor password: nobody can log in to it, and the address is free to sign
+-- up again.
 create table account.accounts (
   id uuid primary key default gen_random_uuid(),
-  email text not null,
-  password_hash text not null,
+  email text,
+  password_hash text,
   created_at timestamptz not null default public.app_now(),
   updated_at timestamptz not null default public.app_now(),
   -- The referral code a player typed at sign-up (optional, up to 8 upper-case letters or digits), kept on the
@@ -39,7 +42,8 @@ create table account.accounts (
   constraint accounts_password_hash_not_blank check (password_hash <> ''),
   constraint accounts_signup_referral_code_format check (signup_referral_code ~ '^[A-Z0-9]{1,8}$'),
   constraint accounts_login_hold_check check (login_hold in ('banned', 'password_reset')),
-  constraint accounts_login_hold_until_only_banned check (login_hold_until is null or login_hold = 'banned')
+  constraint accounts_login_hold_until_only_banned check (login_hold_until is null or login_hold = 'banned'),
+  constraint accounts_credentials_together check ((email is null) = (password_hash is null))
 );
 
 comment on column account.accounts.password_hash is
@@ -95,16 +99,38 @@ create table account.email_confirmation_tokens (
 
 create index email_confirmation_tokens_user_id_idx on account.email_confirmation_tokens (user_id);
 
+-- A change of e-mail waits for the link mailed to the new address (rules file, "Your account and your data"): as
+-- confirmation links, only the SHA-256 of the mailed 256-bit token is kept; valid 24 hours, used once; opening one
+-- voids the account's other open links (app/models/account-settings.server.ts).
+create table account.email_change_tokens (
+  token_hash text primary key,  -- sha256 hex of the mailed token; the token itself is never stored
+  user_id uuid not null references account.accounts (id) on delete cascade,
+  new_email text not null,
+  created_at timestamptz not null default public.app_now(),
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  constraint email_change_tokens_hash_is_sha256_hex check (token_hash ~ '^[0-9a-f]{64}$'),
+  constraint email_change_tokens_expiry_after_creation check (expires_at > created_at),
+  constraint email_change_tokens_new_email_format check (
+    new_email = lower(new_email) and new_email = btrim(new_email)
+    and char_length(new_email) between 3 and 254 and position('@' in new_email) > 1
+  )
+);
+
+create index email_change_tokens_user_id_idx on account.email_change_tokens (user_id);
+
 -- The throttle: one row per attempt, counted per key over a recent window by the server. Keys are
--- '<kind>:email:<address>' and '<kind>:ip:<client address>'. login and reset: failed attempts; signup and resend:
--- every sign-up or new confirmation link asked for; confirm: confirmation links that matched no usable token.
+-- '<kind>:email:<address>', '<kind>:user:<account id>' and '<kind>:ip:<client address>'. login and reset: failed
+-- attempts; signup and resend: every sign-up or new confirmation link asked for; confirm: confirmation and e-mail
+-- change links that matched no usable token; account: the Account section of /profile, per account and address
+-- (a wrong password fails; a change of e-mail and "sign out everywhere else" count as successes).
 create table account.auth_attempts (
   id bigint generated always as identity primary key,
   key text not null,  -- e.g. 'login:email:x@example.com' or 'login:ip:1.2.3.4'
   kind text not null,
   success boolean not null,
   created_at timestamptz not null default public.app_now(),
-  constraint auth_attempts_kind_check check (kind in ('login', 'reset', 'signup', 'resend', 'confirm')),
+  constraint auth_attempts_kind_check check (kind in ('login', 'reset', 'signup', 'resend', 'confirm', 'account')),
   constraint auth_attempts_key_length check (char_length(key) between 1 and 400)
 );
 
@@ -127,6 +153,7 @@ alter table account.accounts enable row level security;
 alter table account.sessions enable row level security;
 alter table account.password_reset_tokens enable row level security;
 alter table account.email_confirmation_tokens enable row level security;
+alter table account.email_change_tokens enable row level security;
 alter table account.auth_attempts enable row level security;
 alter table account.mail_outbox enable row level security;
 

@@ -175,7 +175,8 @@ grant execute on function public.handle_referral_signup(uuid, text, text) to ser
 
 -- Every player gets one when a Scout competition is created (or becomes active); when it closes, its unused
 -- FootyCoach tickets expire (are deleted). The fresh ticket after each FootyCoach redeem is granted by
--- private.redeem_ticket_for_entry (80_scout.sql).
+-- private.redeem_ticket_for_entry (80_scout.sql). A deleted player (98_account_data.sql) is no longer a player:
+-- they get none.
 create function private.grant_footycoach_tickets_for_competition() returns trigger
   language plpgsql
   security definer
@@ -184,7 +185,7 @@ as $$
 begin
   if new.type = 'scout' and new.status = 'active' then
     insert into public.tickets (user_id, ticket_type, target_competition_id, valid_from_match_day)
-    select p.id, 'footycoach', new.id, new.current_match_day from public.profiles p
+    select p.id, 'footycoach', new.id, new.current_match_day from public.profiles p where p.deleted_at is null
     on conflict do nothing;
   elsif new.type = 'scout' and tg_op = 'UPDATE' and old.status = 'active' then
     -- closed: unused FootyCoach tickets expire
