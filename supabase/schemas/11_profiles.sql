@@ -342,6 +342,13 @@ begin
     end if;
   end loop;
 
+  -- "Deleted player XXXX" names the profiles of deleted accounts (98_account_data.sql): no live player may take one,
+  -- held or not, or they could pass for a deleted player.
+  if new.deleted_at is null then
+    v_username_taken := v_username_taken or v_username like 'deleted player%';
+    v_display_taken := v_display_taken or coalesce(v_display like 'deleted player%', false);
+  end if;
+
   if v_username_taken then
     raise exception using
       errcode = 'unique_violation',

@@ -48,6 +48,16 @@ const DISPLAY_NAME_TAKEN = "23505:profiles_display_name_taken:Display name is al
 const namesOf = async (userId: string) => (await sql<Names[]>`select username, display_name from public.profiles where id = ${userId}`)[0];
 
 describe("one namespace for usernames and display names", () => {
+  it("keeps the names of deleted players for them: no live player passes for one (issue 33)", async () => {
+    const player = await createPlayer(sql, { username: "Impostor" });
+    for (const name of ["Deleted player 7F3K", "deleted player", "DELETED PLAYER AB2C"]) {
+      expect(await refusal(save(player.id, { display_name: name })), name).toBe(DISPLAY_NAME_TAKEN);
+    }
+    expect((await namesOf(player.id)).display_name).toBeNull();
+    // A name that only mentions it is anyone's.
+    expect(await refusal(save(player.id, { display_name: "Player once deleted" }))).toBe("saved");
+  });
+
   it("refuses another account's username as a display name, in any case, padded, full-width or with invisible characters", async () => {
     await createPlayer(sql, { username: "DemoPlayer" });
     const other = await createPlayer(sql, { username: "Copycat" });
