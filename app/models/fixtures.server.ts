@@ -59,6 +59,7 @@ interface FixtureRow {
   home_team: string;
   away_team: string;
   kickoff_time: Date | string;
+  kickoff_confirmed: boolean;
   status: AdminFixture["status"];
   home_score: number | null;
   away_score: number | null;
@@ -106,7 +107,7 @@ export async function loadResults(
       sql<{ match_day: number }[]>`select ${chosen} as match_day`,
       // with each fixture its last result change (the history is admin-readable only) and how many there were
       sql<FixtureRow[]>`
-        select f.id::text as id, f.home_team, f.away_team, f.kickoff_time, f.status, f.home_score, f.away_score,
+        select f.id::text as id, f.home_team, f.away_team, f.kickoff_time, f.kickoff_confirmed, f.status, f.home_score, f.away_score,
                f.result_source, f.live_status, f.live_home_score, f.live_away_score,
                c.source as change_source, p.username as change_by, c.changed_at as change_at,
                c.old_status as change_old_status, c.old_home_score as change_old_home, c.old_away_score as change_old_away,
@@ -123,7 +124,8 @@ export async function loadResults(
          order by f.kickoff_time, f.id`,
       sql<{ total: number }[]>`
         select greatest(
-                 coalesce((select max(c.total_match_days) from public.competitions c
+                 coalesce((select l.match_days from public.feed_leagues l where l.league = ${league} and l.season = ${season}),
+                          (select max(c.total_match_days) from public.competitions c
                             where c.league = ${league} and c.season = ${season}), public.default_total_match_days()),
                  coalesce((select max(f.match_day) from public.fixtures f
                             where f.league = ${league} and f.season = ${season}), 1))::int as total`,
@@ -144,8 +146,9 @@ export async function loadResults(
         id: r.id,
         homeTeam: r.home_team,
         awayTeam: r.away_team,
-        kickoffTime: new Date(r.kickoff_time).toISOString(),
-        kickoffText: formatKickoff(r.kickoff_time, opts.timeZone, { full: true }),
+        // a date without a time (the feed's SCHEDULED, decision 027) is a date, not a midnight
+        kickoffTime: new Date(r.kickoff_time).toISOString().slice(0, r.kickoff_confirmed ? undefined : 10),
+        kickoffText: formatKickoff(r.kickoff_time, opts.timeZone, { full: true, confirmed: r.kickoff_confirmed }),
         status: r.status,
         homeScore: r.home_score,
         awayScore: r.away_score,

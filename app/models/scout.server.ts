@@ -24,7 +24,8 @@ export interface ScoutPrize {
 }
 
 export interface ScoutState extends ScoutCompetition {
-  /** Deadline of the current match day (1 h before its first kickoff); null when it has no fixtures. */
+  /** Deadline of the current match day (1 h before its first known kickoff); null when it has no fixtures or none
+   * of its kickoff times is known yet (TBA, decision 027). */
   lockTime: string | null;
   /** Decided by the database on the request clock. */
   locked: boolean;
@@ -175,7 +176,8 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
         : none,
       wantsPicks
         ? sql`
-            select f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
+            select f.id::text as id, f.kickoff_time as "kickoffTime", f.kickoff_confirmed as "kickoffConfirmed",
+                   f.home_team as "homeTeam", f.away_team as "awayTeam",
                    f.home_score as "homeScore", f.away_score as "awayScore", f.status
               from public.fixtures f
               join public.competitions c on c.id = ${chosen}

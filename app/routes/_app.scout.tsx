@@ -79,7 +79,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     view,
     matchDay: page.matchDay,
     entries: page.entries,
-    fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone) })),
+    fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone, { confirmed: f.kickoffConfirmed }) })),
     leaderboard: page.leaderboard,
     myRow: page.myRow,
     live: page.live,
@@ -183,7 +183,7 @@ export default function ScoutPage() {
     <div className="container scout-page">
       <header className="page-header scout-header">
         <h1>Scout</h1>
-        {s ? <LockBadge lockTime={s.lockTime} locked={s.locked} serverNow={d.serverNow} /> : null}
+        {s ? <LockBadge lockTime={s.lockTime} locked={s.locked} hasFixtures={s.hasFixtures} serverNow={d.serverNow} /> : null}
       </header>
 
       <PageLoading />
