@@ -131,3 +131,12 @@ export function parseScores(inputs: ScoreInput[]): ParsedScores {
     return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId: inputs.length === 1 ? inputs[0].fixtureId : null };
   return { ok: true, predictions };
 }
+
+/** The page's URL for a competition and tab (the default tab and absent values are left out). */
+export function scoutHref(competitionId: string | null, params: Record<string, string | number | null | undefined> = {}) {
+  const q = new URLSearchParams();
+  if (competitionId) q.set("competition", competitionId);
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `/scout?${s}` : "/scout";
+}
