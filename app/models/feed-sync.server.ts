@@ -44,6 +44,7 @@ export function syncMessage(
       };
     }
     case "failed":
+    case "unavailable": // the feed's settings are unusable: no tick would sync it either
       return {
         type: "error",
         message: linked

@@ -7,7 +7,8 @@
  * - a match day whose kickoffs are all unconfirmed has no deadline (TBA): picks stay open, registration stays open,
  *   it is not processed and nobody is reminded, until a time is known;
  * - a match that has started (a result) counts whatever the feed said about its time: a match day with a result
- *   is never still open.
+ *   is never still open;
+ * - an admin's CSV row that changes the kickoff gives it a time (the same placeholder uploaded back does not).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asUser, useTestDatabase } from "../support/pg";
@@ -115,5 +116,41 @@ describe("a kickoff time not known yet", () => {
       passed: true,
       closed: true,
     });
+  });
+
+  it("a CSV row that changes the kickoff gives it a time; the placeholder uploaded back stays TBC", async () => {
+    const [{ id: admin }] = await db.sql<{ id: string }[]>`
+      insert into account.accounts (email, password_hash) values ('tbc-admin@example.test', 'x') returning id`;
+    await db.sql`insert into public.profiles (id, username, date_of_birth, gender, role)
+                 values (${admin}, 'TbcAdmin', '1980-01-01', 'female', 'admin')`;
+    const upload = (kickoff: string) =>
+      asUser(
+        db.sql,
+        admin,
+        (tx) =>
+          tx`select public.upsert_fixtures(${tx.json([
+            {
+              line: 2,
+              league: LEAGUE,
+              season: SEASON,
+              match_day: "2",
+              home_team: "Hawks",
+              away_team: "Kites",
+              kickoff_time: kickoff,
+              status: "pending",
+            },
+          ])}::jsonb)`,
+        { now: new Date("2026-09-01T12:00:00Z") },
+      );
+    const confirmed = async () =>
+      (
+        await db.sql`select kickoff_confirmed from public.fixtures
+                     where league = ${LEAGUE} and season = ${SEASON} and match_day = 2 and home_team = 'Hawks'`
+      )[0].kickoff_confirmed;
+    await upload("2026-09-12T00:00:00Z");
+    expect(await confirmed()).toBe(false);
+    await upload("2026-09-12T14:00:00Z");
+    expect(await confirmed()).toBe(true);
+    expect((await rule(2, new Date("2026-09-12T12:00:00Z"))).deadline).toEqual(new Date("2026-09-12T13:00:00Z"));
   });
 });

@@ -60,6 +60,15 @@ describe("what the admin panel says", () => {
       type: "error",
       message: "Ligue 1 2025/26 could not be synced: The feed is unavailable (HTTP 503).",
     });
+    expect(
+      say("sync", {
+        status: "unavailable",
+        message: "feed not configured: FOOTBALL_DATA_URL: production needs an https FOOTBALL_DATA_URL",
+      }),
+    ).toEqual({
+      type: "error",
+      message: "Ligue 1 2025/26 could not be synced: feed not configured: FOOTBALL_DATA_URL: production needs an https FOOTBALL_DATA_URL",
+    });
     expect(say("sync", null).message).toBe("Sync requested: Ligue 1 2025/26 syncs within a minute.");
     expect(say("link", { status: "synced", fixtures: 306, results: 0 }).message).toBe(
       "Ligue 1 2025/26 is linked to the data feed and synced: 306 fixtures and 0 results changed.",
