@@ -1,5 +1,6 @@
 import type { Db, SessionUser } from "./db/types";
 import type { Env } from "./env.server";
+import type { FeedSyncer } from "../workers/web/feed-sync";
 
 declare module "@remix-run/cloudflare" {
   interface AppLoadContext {
@@ -17,5 +18,7 @@ declare module "@remix-run/cloudflare" {
     waitUntil(promise: Promise<unknown>): void;
     /** After a committed change of these match days' fixtures: tell their live pages (decision 022; after the answer). */
     notifyLive(keys: { league: string; season: string; matchDay: number }[]): void;
+    /** After a committed "Sync now" or Link: the scheduler syncs that league at once if it can (decision 027). */
+    syncFeedLeague: FeedSyncer;
   }
 }

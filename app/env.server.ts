@@ -1,4 +1,5 @@
 import type { LiveMatchDay } from "../workers/web/live";
+import type { FeedSyncBinding } from "../workers/web/feed-sync";
 import { z } from "zod";
 
 /** The Worker's bindings, as wrangler.toml, .dev.vars and `wrangler secret` provide them. */
@@ -6,6 +7,8 @@ export interface Bindings {
   HYPERDRIVE: Hyperdrive;
   /** The live match-day Durable Objects (workers/web/live.ts, decision 022); optional so tools without it still run. */
   LIVE?: DurableObjectNamespace<LiveMatchDay>;
+  /** The scheduler Worker's FeedSync entrypoint ("Sync now" at once, decision 027); optional: without it a tick syncs. */
+  FEED_SYNC?: FeedSyncBinding;
   ASSETS?: Fetcher;
   ENVIRONMENT?: string;
   SESSION_SECRET?: string;

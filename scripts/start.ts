@@ -45,7 +45,8 @@ async function main() {
       ? { publicKey: process.env.VAPID_PUBLIC_KEY, privateKey: process.env.VAPID_PRIVATE_KEY ?? "" }
       : localVapidKeys(dataDir);
     // One dev registry for both Workers: the scheduler's LIVE binding reaches this web Worker's LiveMatchDay
-    // objects, so the feed's live scores reach open pages (decision 022), and no other local app's.
+    // objects, so the feed's live scores reach open pages (decision 022), and this web Worker's FEED_SYNC reaches
+    // the scheduler, so Sync now syncs at once (decision 027); no other local app's.
     const registryDir = path.join(dataDir, "wrangler-registry");
     worker = await startWorker({
       port,

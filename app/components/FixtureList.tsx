@@ -7,6 +7,8 @@ interface FixtureItem {
   /** "15:00 GMT": the kickoff in the player's zone, named. */
   time: string;
   kickoffTime: string | null;
+  /** False for a date without a time (decision 027): `time` says "Time TBC". */
+  kickoffConfirmed?: boolean;
   homeTeam: string;
   awayTeam: string;
   homeScore: number | null;
@@ -58,7 +60,9 @@ export function FixtureList({ groups, renderTeam, emptyText = "No fixtures avail
                   ) : f.status === "postponed" ? (
                     <StatusBadge status="Postponed" />
                   ) : (
-                    <time dateTime={f.kickoffTime ?? undefined}>{f.time}</time>
+                    <time dateTime={(f.kickoffConfirmed === false ? f.kickoffTime?.slice(0, 10) : f.kickoffTime) ?? undefined}>
+                      {f.time}
+                    </time>
                   )}
                 </div>
                 <div className="away">{team(f.awayTeam, "away", f)}</div>

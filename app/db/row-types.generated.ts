@@ -152,6 +152,13 @@ export type FeedResultKeyArgs = {
 };
 export type FeedResultKeyResult = string | null;
 
+/** public.feed_sync_expected_at(p_last_attempt_at timestamp with time zone, p_now timestamp with time zone) */
+export type FeedSyncExpectedAtArgs = {
+  p_last_attempt_at: Date | string;
+  p_now: Date | string;
+};
+export type FeedSyncExpectedAtResult = Date | null;
+
 /** public.get_eligible_teams(p_competition_id uuid, p_user_id uuid): a set */
 export type GetEligibleTeamsArgs = {
   p_competition_id: string;

@@ -27,16 +27,34 @@ export function safeTimeZone(zone: string | null | undefined): string {
   }
 }
 
-const KICKOFF: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" };
+const KICKOFF_DATE: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short" };
+const KICKOFF: Intl.DateTimeFormatOptions = { ...KICKOFF_DATE, hour: "2-digit", minute: "2-digit" };
 const KICKOFF_FULL: Intl.DateTimeFormatOptions = { ...KICKOFF, year: "numeric", timeZoneName: "short" };
+
+/** What pages show where a kickoff's time is not known yet (decision 027). */
+export const TIME_TBC = "Time TBC";
+
+/**
+ * The date of a kickoff whose time is not known yet: the data feed sends that date at 00:00 UTC, so it is read in
+ * UTC (the player's zone would move a placeholder midnight to another day), never as a time.
+ */
+export function dateOfUnconfirmedKickoff(value: Date | string, options: Intl.DateTimeFormatOptions): string {
+  return dateFormat("en-GB", { ...options, timeZone: "UTC" }).format(new Date(value));
+}
 
 /**
  * A kickoff time in the player's zone (UTC when the zone is unknown): "Sat 16 Aug, 15:00" on the game pages;
  * `full` adds the year and the zone ("Sat, 16 Aug 2025, 15:00 BST") for the admin's results list. "TBA" when
- * there is no kickoff time.
+ * there is no kickoff time. `confirmed: false` (the feed's SCHEDULED: a date without a time) gives the date with
+ * "Time TBC" instead: "Sat 16 Aug, Time TBC", never the placeholder midnight.
  */
-export function formatKickoff(value: Date | string | null, timeZone: string | null | undefined, { full = false } = {}): string {
+export function formatKickoff(
+  value: Date | string | null,
+  timeZone: string | null | undefined,
+  { full = false, confirmed = true }: { full?: boolean; confirmed?: boolean } = {},
+): string {
   if (!value) return "TBA";
+  if (!confirmed) return `${dateOfUnconfirmedKickoff(value, full ? { ...KICKOFF_DATE, year: "numeric" } : KICKOFF_DATE)}, ${TIME_TBC}`;
   return dateFormat("en-GB", { ...(full ? KICKOFF_FULL : KICKOFF), timeZone: safeTimeZone(timeZone) }).format(new Date(value));
 }
 

@@ -11,12 +11,18 @@ const MINUTE = 60_000;
  * The lock badge: "Predictions Locked" when the server says so or the deadline has passed (the browser's
  * countdown reaching zero only changes the words; the server still refuses), "Predictions Lock in 2d 18h",
  * "Predictions Lock in 2h 5m" (the countdown format of every page, formatDuration),
- * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute". Null when the match day has no
- * deadline (no fixtures).
+ * "Predictions Lock in 5m", "Predictions Lock in Less than 1 minute". Without a deadline: "Predictions Lock: TBA"
+ * while the match day's fixtures all wait for their kickoff times (decision 027: no countdown), null when it has
+ * no fixtures.
  */
-export function lockBadgeText(lockTime: string | Date | null | undefined, now: Date | number, locked: boolean): string | null {
+export function lockBadgeText(
+  lockTime: string | Date | null | undefined,
+  now: Date | number,
+  locked: boolean,
+  hasFixtures = false,
+): string | null {
   if (locked) return "Predictions Locked";
-  if (!lockTime) return null;
+  if (!lockTime) return hasFixtures ? "Predictions Lock: TBA" : null;
   const end = new Date(lockTime).getTime();
   if (Number.isNaN(end)) return null;
   const ms = end - (typeof now === "number" ? now : now.getTime());
@@ -124,4 +130,13 @@ export function parseScores(inputs: ScoreInput[]): ParsedScores {
   if (predictions.length === 0)
     return { ok: false, message: BOTH_SCORES_MESSAGE, fixtureId: inputs.length === 1 ? inputs[0].fixtureId : null };
   return { ok: true, predictions };
+}
+
+/** The page's URL for a competition and tab (the default tab and absent values are left out). */
+export function scoutHref(competitionId: string | null, params: Record<string, string | number | null | undefined> = {}) {
+  const q = new URLSearchParams();
+  if (competitionId) q.set("competition", competitionId);
+  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `/scout?${s}` : "/scout";
 }

@@ -3,6 +3,7 @@ import type { Db } from "~/db/types";
 import { CREATE_SEASONS } from "~/lib/competition-options";
 import { formatKickoff } from "~/lib/date-format";
 import { failure, type ActionResult } from "./fixtures.server";
+import { syncTimeText } from "./feed-sync.server";
 
 /*
  * The admin panel's Data Feed section (decision 020): each league the feed has, its links and the feed's state,
@@ -16,6 +17,8 @@ export interface FeedLink {
   linked: boolean;
   /** "Sync now" asked, not done yet. */
   syncRequested: boolean;
+  /** While asked: when the feed tick that will sync it runs (the feed's budget did not allow it at once). */
+  syncExpected: { at: string; text: string } | null;
   lastSync: { at: string; text: string } | null;
   lastFixturesChanged: number;
   lastResultsChanged: number;
@@ -84,6 +87,7 @@ interface LinkRow {
   last_error_at: Date | null;
   next_attempt_at: Date | null;
   paused_until: Date | null;
+  sync_expected_at: Date | null;
 }
 
 interface FixtureRow {
@@ -103,23 +107,26 @@ interface FixtureRow {
   feed_flag: "moved_with_picks" | "move_refused" | null;
   feed_match_day: number | null;
   feed_kickoff_time: Date | null;
+  feed_kickoff_confirmed: boolean;
 }
 
 /** Everything the section shows, in one round trip (the statements pipeline in the request's transaction). */
-export async function loadFeed(db: Db, userId: string, timeZone: string | null): Promise<FeedView> {
+export async function loadFeed(db: Db, userId: string, timeZone: string | null, now: Date): Promise<FeedView> {
   return db.asUser(userId, async (tx) => {
     const [competitions, links, review, flagged] = await Promise.all([
       tx<{ league: string; code: string }[]>`select league, code from public.feed_competitions()`,
       tx<LinkRow[]>`
         select league, season, linked, sync_requested_at, last_synced_at, last_fixtures_changed, last_results_changed,
-               fixtures_changed, results_changed, requests, last_error, last_error_at, next_attempt_at, paused_until
+               fixtures_changed, results_changed, requests, last_error, last_error_at, next_attempt_at, paused_until,
+               case when linked and sync_requested_at is not null
+                    then public.feed_sync_expected_at(last_attempt_at, public.app_now()) end as sync_expected_at
           from public.feed_leagues
          order by league, season desc`,
       // hand-entered results the feed says otherwise about, unless the admin kept theirs against this feed result
       tx<FixtureRow[]>`
         select f.id::text, f.league, f.season, f.match_day, f.home_team, f.away_team, f.status, f.home_score, f.away_score,
                f.result_source, f.feed_status, f.feed_home_score, f.feed_away_score, f.feed_flag, f.feed_match_day,
-               f.feed_kickoff_time
+               f.feed_kickoff_time, f.feed_kickoff_confirmed
           from public.fixtures f
          where f.result_source in ('admin', 'csv') and f.feed_status in ('complete', 'postponed')
            and (f.feed_status, f.feed_home_score, f.feed_away_score) is distinct from (f.status, f.home_score, f.away_score)
@@ -129,7 +136,7 @@ export async function loadFeed(db: Db, userId: string, timeZone: string | null):
       tx<FixtureRow[]>`
         select f.id::text, f.league, f.season, f.match_day, f.home_team, f.away_team, f.status, f.home_score, f.away_score,
                f.result_source, f.feed_status, f.feed_home_score, f.feed_away_score, f.feed_flag, f.feed_match_day,
-               f.feed_kickoff_time
+               f.feed_kickoff_time, f.feed_kickoff_confirmed
           from public.fixtures f
          where f.feed_flag is not null or f.feed_kickoff_time is not null
          order by f.league, f.season, f.match_day, f.kickoff_time, f.id
@@ -148,6 +155,9 @@ export async function loadFeed(db: Db, userId: string, timeZone: string | null):
               season: l.season,
               linked: l.linked,
               syncRequested: l.sync_requested_at !== null,
+              syncExpected: l.sync_expected_at
+                ? { at: new Date(l.sync_expected_at).toISOString(), text: syncTimeText(l.sync_expected_at, timeZone, now) }
+                : null,
               lastSync: when(l.last_synced_at, timeZone),
               lastFixturesChanged: l.last_fixtures_changed,
               lastResultsChanged: l.last_results_changed,
@@ -183,8 +193,8 @@ export async function loadFeed(db: Db, userId: string, timeZone: string | null):
             : f.feed_flag === "move_refused"
               ? `The feed moved it to Match Day ${f.feed_match_day}, where the same teams already play; it stays on Match Day ${f.match_day}.`
               : f.status === "postponed"
-                ? `The feed rescheduled it to ${formatKickoff(f.feed_kickoff_time, timeZone, { full: true })}, after its match day's deadline: it stays postponed.`
-                : `The feed moved its kickoff to ${formatKickoff(f.feed_kickoff_time, timeZone, { full: true })}, after its match day's deadline: the game keeps the kickoff players picked against.`,
+                ? `The feed rescheduled it to ${formatKickoff(f.feed_kickoff_time, timeZone, { full: true, confirmed: f.feed_kickoff_confirmed })}, after its match day's deadline: it stays postponed.`
+                : `The feed moved its kickoff to ${formatKickoff(f.feed_kickoff_time, timeZone, { full: true, confirmed: f.feed_kickoff_confirmed })}, after its match day's deadline: the game keeps the kickoff players picked against.`,
       })),
     };
   });
@@ -201,12 +211,15 @@ export const FeedFixtureSchema = z.object({ fixtureId: z.string().regex(/^\d{1,1
 type Call = "link" | "unlink" | "sync";
 
 const DONE: Record<Call, (l: string) => string> = {
-  link: (l) => `${l} is linked to the data feed: it syncs within a minute.`,
+  link: (l) => `${l} is linked to the data feed.`,
   unlink: (l) => `${l} is unlinked from the data feed.`,
-  sync: (l) => `Sync requested: ${l} syncs within a minute.`,
+  sync: (l) => `Sync requested: ${l}.`,
 };
 
-/** Link, Unlink or Sync now for one league's season. */
+/**
+ * Link, Unlink or Sync now for one league's season. Link and Sync now ask for a sync; once the route has committed
+ * that, the scheduler is asked to sync it at once (feed-sync.server.ts says what came of it).
+ */
 export async function feedLeagueCall(db: Db, userId: string, call: Call, input: z.output<typeof LinkSchema>): Promise<ActionResult> {
   const label = `${input.league} ${input.season}`;
   try {

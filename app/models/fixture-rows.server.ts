@@ -1,5 +1,5 @@
 import type { PlayerSql } from "~/db/types";
-import { dateFormat, zoneAbbreviation } from "~/lib/date-format";
+import { dateFormat, dateOfUnconfirmedKickoff, TIME_TBC, zoneAbbreviation } from "~/lib/date-format";
 
 /*
  * Fixture rows as the player pages read them (team selection, competition detail, Scout): the columns, the
@@ -9,6 +9,8 @@ import { dateFormat, zoneAbbreviation } from "~/lib/date-format";
 export interface FixtureRow {
   id: string;
   kickoffTime: string | null;
+  /** False while the feed has given the date only (decision 027): kickoffTime is that date at 00:00 UTC. */
+  kickoffConfirmed: boolean;
   homeTeam: string;
   awayTeam: string;
   homeScore: number | null;
@@ -23,13 +25,16 @@ interface FixtureGroup {
 }
 
 export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGroup[] {
-  const dateFmt = dateFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric" });
+  const DATE: Intl.DateTimeFormatOptions = { weekday: "long", day: "numeric", month: "long", year: "numeric" };
+  const dateFmt = dateFormat("en-GB", { timeZone, ...DATE });
   const timeFmt = dateFormat("en-GB", { timeZone, hour: "2-digit", minute: "2-digit" });
   const groups: FixtureGroup[] = [];
   for (const row of rows) {
-    const date = row.kickoffTime ? dateFmt.format(new Date(row.kickoffTime)) : "Unknown Date";
+    const at = row.kickoffTime;
+    // A date without a time (decision 027): that date (a UTC one), "Time TBC", never the placeholder midnight.
+    const date = !at ? "Unknown Date" : row.kickoffConfirmed ? dateFmt.format(new Date(at)) : dateOfUnconfirmedKickoff(at, DATE);
     // "15:00 GMT": the time with the player's zone named.
-    const time = row.kickoffTime ? `${timeFmt.format(new Date(row.kickoffTime))} ${zoneAbbreviation(row.kickoffTime, timeZone)}` : "TBA";
+    const time = !at ? "TBA" : row.kickoffConfirmed ? `${timeFmt.format(new Date(at))} ${zoneAbbreviation(at, timeZone)}` : TIME_TBC;
     let group = groups.find((g) => g.date === date);
     if (!group) groups.push((group = { date, fixtures: [] }));
     group.fixtures.push({ ...row, time });
@@ -38,7 +43,8 @@ export function groupFixtures(rows: FixtureRow[], timeZone: string): FixtureGrou
 }
 
 /** Columns of a fixture row (postgres.js returns timestamptz as Date; normalised to ISO strings below). */
-export const FIXTURE_COLUMNS = `f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
+export const FIXTURE_COLUMNS = `f.id::text as id, f.kickoff_time as "kickoffTime", f.kickoff_confirmed as "kickoffConfirmed",
+  f.home_team as "homeTeam", f.away_team as "awayTeam",
   f.home_score as "homeScore", f.away_score as "awayScore", f.status`;
 
 export function toIso(value: unknown): string | null {
@@ -51,6 +57,7 @@ export function normaliseFixtures(rows: readonly Record<string, unknown>[]): Fix
   return rows.map((r) => ({
     id: String(r.id),
     kickoffTime: toIso(r.kickoffTime),
+    kickoffConfirmed: r.kickoffConfirmed !== false,
     homeTeam: String(r.homeTeam),
     awayTeam: String(r.awayTeam),
     homeScore: (r.homeScore as number | null) ?? null,

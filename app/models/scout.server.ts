@@ -1,11 +1,11 @@
-import type { GetScoutStateRow, RedeemTicketForEntryResult, SaveScoutPredictionsResult } from "~/db/row-types.generated";
+import type { GetScoutStateRow } from "~/db/row-types.generated";
 import type { Db, NotNull } from "~/db/types";
 import { LEADERBOARD_LIMIT } from "~/lib/scout";
 import { normaliseFixtures, toIso, type FixtureRow } from "~/models/fixture-rows.server";
 
 /**
- * The Scout game's reads and writes (briefs/scout-contract.md). Every rule (lock, tickets, limits, points,
- * leaderboard order) is a database function; this module only reads and shapes what they answer.
+ * The Scout game's reads (briefs/scout-contract.md; its writes: scout-writes.server.ts). Every rule (lock, tickets,
+ * limits, points, leaderboard order) is a database function; this module only reads and shapes what they answer.
  */
 
 export interface ScoutCompetition {
@@ -24,7 +24,8 @@ export interface ScoutPrize {
 }
 
 export interface ScoutState extends ScoutCompetition {
-  /** Deadline of the current match day (1 h before its first kickoff); null when it has no fixtures. */
+  /** Deadline of the current match day (1 h before its first known kickoff); null when it has no fixtures or none
+   * of its kickoff times is known yet (TBA, decision 027). */
   lockTime: string | null;
   /** Decided by the database on the request clock. */
   locked: boolean;
@@ -175,7 +176,8 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
         : none,
       wantsPicks
         ? sql`
-            select f.id::text as id, f.kickoff_time as "kickoffTime", f.home_team as "homeTeam", f.away_team as "awayTeam",
+            select f.id::text as id, f.kickoff_time as "kickoffTime", f.kickoff_confirmed as "kickoffConfirmed",
+                   f.home_team as "homeTeam", f.away_team as "awayTeam",
                    f.home_score as "homeScore", f.away_score as "awayScore", f.status
               from public.fixtures f
               join public.competitions c on c.id = ${chosen}
@@ -269,43 +271,4 @@ export async function getScoutPage(db: Db, userId: string, req: ScoutPageRequest
       live: live.map((r) => ({ ...toRow(r), entryId: r.entry_id, livePoints: Number(r.live_points), mine: r.mine === true })),
     };
   });
-}
-
-/** Redeems a ticket into a new entry for the current match day (FootyCoach first, then referral; SQL decides). */
-export async function redeemTicket(db: Db, userId: string, competitionId: string): Promise<string> {
-  try {
-    const rows = await db.asUser(
-      userId,
-      (sql) =>
-        sql<{ code: RedeemTicketForEntryResult }[]>`select public.redeem_ticket_for_entry(${userId}::uuid, ${competitionId}::uuid) as code`,
-    );
-    return rows[0]?.code ?? "error";
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("redeem_ticket_for_entry failed:", (error as Error)?.message ?? error);
-    return "error";
-  }
-}
-
-/** Saves one or more predictions of one entry, all or nothing (the database checks owner, lock, fixture, range). */
-export async function savePredictions(
-  db: Db,
-  userId: string,
-  entryId: string,
-  predictions: { fixture_id: string; home_goals: number; away_goals: number }[],
-): Promise<string> {
-  try {
-    const rows = await db.asUser(
-      userId,
-      (sql) =>
-        sql<
-          { code: SaveScoutPredictionsResult }[]
-        >`select public.save_scout_predictions(${entryId}::uuid, ${JSON.stringify(predictions)}::jsonb) as code`,
-    );
-    return rows[0]?.code ?? "error";
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("save_scout_predictions failed:", (error as Error)?.message ?? error);
-    return "error";
-  }
 }

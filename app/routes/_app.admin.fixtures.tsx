@@ -7,7 +7,8 @@ import { ADMIN_PATHS, movedSectionUrl } from "~/components/admin/sections";
 import { useActionToast } from "~/components/admin/useActionToast";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 import { endRefusedWrite, formFields, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { loadResults, REASON_MAX, saveResult, setLiveScore, setPostponed, type ActionResult } from "~/models/fixtures.server";
+import { loadResults } from "~/models/admin-results.server";
+import { REASON_MAX, saveResult, setLiveScore, setPostponed, type ActionResult } from "~/models/fixtures.server";
 import { redirectWithToast } from "~/toast.server";
 import { z } from "zod";
 

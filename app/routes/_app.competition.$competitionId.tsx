@@ -118,7 +118,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
       home: s.fixture.homeTeam,
       away: s.fixture.awayTeam,
       score: s.fixture.status === "complete" && s.fixture.homeScore !== null ? `${s.fixture.homeScore} - ${s.fixture.awayScore}` : null,
-      kickoff: formatKickoff(s.fixture.kickoffTime, timeZone),
+      kickoff: formatKickoff(s.fixture.kickoffTime, timeZone, { confirmed: s.fixture.kickoffConfirmed }),
       postponed: s.fixture.status === "postponed",
     })),
     players: detail.players,

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs, AppLoadContext, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { z } from "zod";
 import { AppErrorBoundary } from "~/components/AppErrorBoundary";
 import { PageLoading } from "~/components/PageLoading";
 import { SectionTabs } from "~/components/SectionTabs";
@@ -14,13 +13,12 @@ import { SelectPanel, type SaveRefusal } from "~/components/scout/SelectPanel";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import type { LiveKey } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
-import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { isUuid, UUID_PATTERN } from "~/lib/ids";
-import { redeemToast, saveToast } from "~/lib/outcome-messages";
-import { parseScores } from "~/lib/scout";
-import { getScoutPage, redeemTicket, savePredictions, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
-import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
-import { redirectWithToast } from "~/toast.server";
+import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
+import { isUuid } from "~/lib/ids";
+import { scoutHref } from "~/lib/scout";
+import { getScoutPage, type LeaderboardView, type ScoutTab } from "~/models/scout.server";
+import { redeem, save } from "~/models/scout-writes.server";
+import { requireSessionCookie, requireUserWith } from "~/session.server";
 
 export const meta: MetaFunction = () => [{ title: "Scout | FootyCoach" }];
 
@@ -33,15 +31,6 @@ const TABS = [
 
 function scoutNotFound(): never {
   throw new Response("Scout competition not found", { status: 404, statusText: "Not Found" });
-}
-
-/** The page's URL for a competition and tab (the default tab and absent values are left out). */
-function scoutHref(competitionId: string | null, params: Record<string, string | number | null | undefined> = {}) {
-  const q = new URLSearchParams();
-  if (competitionId) q.set("competition", competitionId);
-  for (const [k, v] of Object.entries(params)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
-  const s = q.toString();
-  return s ? `/scout?${s}` : "/scout";
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -79,23 +68,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     view,
     matchDay: page.matchDay,
     entries: page.entries,
-    fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone) })),
+    fixtures: page.fixtures.map((f) => ({ ...f, kickoff: formatKickoff(f.kickoffTime, timeZone, { confirmed: f.kickoffConfirmed }) })),
     leaderboard: page.leaderboard,
     myRow: page.myRow,
     live: page.live,
     editEntryId: isUuid(edit) && page.entries.some((e) => e.id === edit) ? edit : null,
   };
 }
-
-const RedeemSchema = z.object({ competitionId: z.string().regex(UUID_PATTERN, "Failed to create new entry") });
-const SaveSchema = z.object({
-  competitionId: z.string().regex(UUID_PATTERN, "Failed to save prediction"),
-  entryId: z.string().regex(UUID_PATTERN, "Failed to save prediction"),
-  fixture: z
-    .string()
-    .regex(/^\d{1,15}$/, "Failed to save prediction")
-    .optional(),
-});
 
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireSessionCookie(request, context);
@@ -108,46 +87,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     default:
       return unknownIntent();
   }
-}
-
-async function redeem(request: Request, context: AppLoadContext, form: FormData) {
-  const parsed = parseForm(form, RedeemSchema);
-  if (!parsed.ok) return invalid(parsed.errors, "Failed to create new entry", 400, { intent: "redeem" as const });
-  const { competitionId } = parsed.data;
-  const code = await writeAsUser(request, context, (userId) => redeemTicket(context.db, userId, competitionId));
-  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  return redirectWithToast(context.env, scoutHref(parsed.data.competitionId), redeemToast(code));
-}
-
-/**
- * Saves one fixture (the Save Prediction button sends `fixture`) or the whole entry (Save Entry: every fixture
- * with scores). Bad input is answered in place with the submitted values; the database's refusals as a toast.
- */
-async function save(request: Request, context: AppLoadContext, form: FormData) {
-  const parsed = parseForm(form, SaveSchema);
-  if (!parsed.ok) return invalid(parsed.errors, "Failed to save prediction", 400, { intent: "save-predictions" as const });
-  const { competitionId, entryId, fixture } = parsed.data;
-  // The fixtures the form carries: home.<fixture id> and away.<fixture id>.
-  const values: SaveRefusal["values"] = {};
-  for (const [key, value] of form) {
-    const m = /^(home|away)\.(\d{1,15})$/.exec(key);
-    if (!m || typeof value !== "string") continue;
-    values[m[2]] ??= { home: "", away: "" };
-    values[m[2]][m[1] as "home" | "away"] = value.slice(0, 5);
-  }
-  if (Object.keys(values).length > 100) return invalid({}, "Failed to save prediction", 400, { intent: "save-predictions" as const });
-  const ids = fixture ? [fixture] : Object.keys(values);
-  const scores = parseScores(ids.map((id) => ({ fixtureId: id, home: values[id]?.home ?? "", away: values[id]?.away ?? "" })));
-  if (!scores.ok) {
-    const refusal: SaveRefusal = { intent: "save-predictions", entryId, fixtureId: scores.fixtureId, message: scores.message, values };
-    return invalid({ score: scores.message }, scores.message, 400, refusal);
-  }
-  const code = await writeAsUser(request, context, (userId) => savePredictions(context.db, userId, entryId, scores.predictions));
-  // Scoring runs at COMMIT (a deferred trigger): the answer says "saved" only once the COMMIT is done.
-  const failed = await commitOrRefuse(context.db, "Failed to save prediction", { intent: "save-predictions" as const, entryId, values });
-  if (failed) return failed;
-  const anchor = fixture ? `#fixture-${entryId}-${fixture}` : `#entry-${entryId}`;
-  return redirectWithToast(context.env, `${scoutHref(competitionId)}${anchor}`, saveToast(code));
 }
 
 const notFoundHandlers = {
@@ -183,7 +122,7 @@ export default function ScoutPage() {
     <div className="container scout-page">
       <header className="page-header scout-header">
         <h1>Scout</h1>
-        {s ? <LockBadge lockTime={s.lockTime} locked={s.locked} serverNow={d.serverNow} /> : null}
+        {s ? <LockBadge lockTime={s.lockTime} locked={s.locked} hasFixtures={s.hasFixtures} serverNow={d.serverNow} /> : null}
       </header>
 
       <PageLoading />

@@ -1,7 +1,8 @@
 -- Fixtures, the derived matchdays table (first kickoff per league/season/match day) and the deadline rule with
 -- the two questions every page and function asks of it: may members pick now (selection_open), has the
 -- deadline passed (matchday_deadline_passed).
--- Rules: docs/game-rules.md "Time". Decisions: 001 ("Fixtures and matchdays", "Clock"), 011-one-home-per-rule.md.
+-- Rules: docs/game-rules.md "Time". Decisions: 001 ("Fixtures and matchdays", "Clock"), 011-one-home-per-rule.md,
+-- 027-feed-kickoff-times-and-sync-now.md (a kickoff time not known yet: "Time TBC", deadline TBA).
 --
 -- Entering results (the one result path, private.apply_fixture_result, and the result history), the CSV upload
 -- and match-day processing (what a complete match day does to competitions) are in 60_results_and_processing.sql;
@@ -58,6 +59,13 @@ create table public.fixtures (
   live_home_score integer,
   live_away_score integer,
   live_updated_at timestamptz,
+  -- Whether the kickoff's time is known (decision 027). False only for a match the data feed lists as SCHEDULED:
+  -- its date is set and its time is not, and the service sends 00:00 UTC of that date as a placeholder, which
+  -- kickoff_time then holds. Pages show the date with "Time TBC"; the match day's deadline does not count it
+  -- (matchdays below). Fixtures from the admin panel and the CSV upload have a time.
+  kickoff_confirmed boolean not null default true,
+  -- the same for feed_kickoff_time: whether the kickoff the feed gave (and the game kept its own against) has a time
+  feed_kickoff_confirmed boolean not null default true,
   constraint fixtures_league_length check (char_length(league) between 1 and 60),
   constraint fixtures_season_length check (char_length(season) between 1 and 20),
   constraint fixtures_match_day_check check (match_day >= 1),
@@ -111,16 +119,20 @@ create trigger fixtures_set_updated_at
   for each row execute function private.set_updated_at();
 
 -- ---------------------------------------------------------------------------------------------------------
--- matchdays: derived data. A trigger on fixtures keeps first_kickoff_time = min(kickoff_time) of that match
--- day, and removes the row when the match day has no fixtures left. Nobody writes it directly (a table
--- writable by admins would drift from the fixtures).
+-- matchdays: derived data. A trigger on fixtures keeps one row per match day that has fixtures, with
+-- first_kickoff_time = the first kickoff that counts for its deadline, and removes the row when the match day has
+-- no fixtures left. Nobody writes it directly (a table writable by admins would drift from the fixtures).
 -- ---------------------------------------------------------------------------------------------------------
 
 create table public.matchdays (
   league text not null,
   season text not null,
   match_day integer not null,
-  first_kickoff_time timestamptz not null,
+  -- The first kickoff whose time is known (decision 027): a kickoff still waiting for its time (the feed's
+  -- SCHEDULED, kickoff_confirmed = false) never makes the deadline earlier, unless that match has started (a live
+  -- score or a result: then the match day is under way whatever the feed said about its time). Null while every
+  -- fixture of the match day waits for its time: the deadline is TBA.
+  first_kickoff_time timestamptz,
   primary key (league, season, match_day),
   constraint matchdays_match_day_check check (match_day >= 1)
 );
@@ -134,15 +146,18 @@ create function private.refresh_matchday(p_league text, p_season text, p_match_d
 as $$
 declare
   v_first timestamptz;
+  v_fixtures integer;
 begin
   perform pg_catalog.pg_advisory_xact_lock(
     7301, pg_catalog.hashtext(p_league || '|' || p_season || '|' || p_match_day::text));
 
-  select min(f.kickoff_time) into v_first
+  select min(f.kickoff_time) filter (where f.kickoff_confirmed or f.status = 'complete' or f.live_status is not null),
+         count(*)
+    into v_first, v_fixtures
   from public.fixtures f
   where f.league = p_league and f.season = p_season and f.match_day = p_match_day;
 
-  if v_first is null then
+  if v_fixtures = 0 then
     delete from public.matchdays m
     where m.league = p_league and m.season = p_season and m.match_day = p_match_day;
   else
@@ -161,6 +176,12 @@ create function private.fixtures_refresh_matchdays() returns trigger
   set search_path = ''
 as $$
 begin
+  -- A result or a live score on a fixture whose time is known changes nothing here (most updates of fixtures).
+  if tg_op = 'UPDATE' and new.kickoff_confirmed and old.kickoff_confirmed
+     and (new.league, new.season, new.match_day, new.kickoff_time)
+         is not distinct from (old.league, old.season, old.match_day, old.kickoff_time) then
+    return null;
+  end if;
   if tg_op in ('UPDATE', 'DELETE') then
     perform private.refresh_matchday(old.league, old.season, old.match_day);
   end if;
@@ -174,7 +195,8 @@ end
 $$;
 
 create trigger fixtures_refresh_matchdays
-  after insert or delete or update of league, season, match_day, kickoff_time on public.fixtures
+  after insert or delete or update of league, season, match_day, kickoff_time, kickoff_confirmed, status, live_status
+  on public.fixtures
   for each row execute function private.fixtures_refresh_matchdays();
 
 revoke all on function private.refresh_matchday(text, text, integer) from public;
@@ -186,7 +208,8 @@ revoke all on function private.fixtures_refresh_matchdays() from public;
 
 -- A match day's deadline is its first kickoff minus one hour. Selection, registration for the start match day
 -- and Scout predictions close at it, and other players' picks are revealed at it (closed/revealed when
--- app_now() >= deadline). Null when the match day has no fixtures.
+-- app_now() >= deadline). Null (TBA) when the match day has no fixtures, or while every one of them waits for its
+-- kickoff time (matchdays.first_kickoff_time counts only kickoffs whose time is known; decision 027).
 create function public.matchday_deadline(p_league text, p_season text, p_match_day integer) returns timestamptz
   language sql stable
 as $$
@@ -198,25 +221,30 @@ $$;
 revoke all on function public.matchday_deadline(text, text, integer) from public, anon;
 grant execute on function public.matchday_deadline(text, text, integer) to authenticated, service_role;
 
--- "Can a member pick for this match day now?" = the match day has fixtures (so it has a deadline) and that
--- deadline has not passed on the request clock. A match day with no fixtures yet (deadline TBA) has nothing to
--- pick, so it is NOT open (decision 011). Used by eligibility, saving picks, creation ("a match day that has not
--- started yet"), Scout's lock and competition_picks_open.
+-- "Can a member pick for this match day now?" = the match day has fixtures and its deadline has not passed on
+-- the request clock. A match day with no fixtures yet has nothing to pick, so it is NOT open (decision 011). A
+-- match day whose fixtures all wait for their kickoff times has no deadline yet (TBA): it IS open, and stays open
+-- until a time is known and its deadline passes (decision 027: a placeholder time never closes anything). Used by
+-- eligibility, saving picks, creation ("a match day that has not started yet"), Scout's lock and
+-- competition_picks_open; match-day processing waits for matchday_closed, its complement.
 create function public.selection_open(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
 as $$
-  select coalesce(public.matchday_deadline(p_league, p_season, p_match_day) > public.app_now(), false)
+  select exists (select 1 from public.matchdays m
+                  where m.league = p_league and m.season = p_season and m.match_day = p_match_day)
+         and coalesce(public.matchday_deadline(p_league, p_season, p_match_day) > public.app_now(), true)
 $$;
 
 comment on function public.selection_open(text, text, integer) is
-  'Picks may be made for this match day now: it has fixtures and its deadline (first kickoff - 1 h) has not passed on app_now(). The one home of the rule.';
+  'Picks may be made for this match day now: it has fixtures and its deadline (first known kickoff - 1 h) has not passed on app_now(), or none of its kickoff times is known yet (deadline TBA). The one home of the rule.';
 
 revoke all on function public.selection_open(text, text, integer) from public, anon;
 grant execute on function public.selection_open(text, text, integer) to authenticated, service_role;
 
 -- What else the deadline does (reveal other players' picks, close registration of a competition that starts on
--- that match day, let the match day be processed) happens when it has PASSED, which a match day without fixtures
--- never has. A TBA match day is neither open nor passed, so the two are separate functions.
+-- that match day, let the match day be processed, send reminders) happens when it has PASSED (or draws near),
+-- which a match day without a deadline (TBA) never has. A match day without fixtures is neither open nor passed,
+-- so the two are separate functions.
 create function public.matchday_deadline_passed(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
 as $$
@@ -224,13 +252,13 @@ as $$
 $$;
 
 comment on function public.matchday_deadline_passed(text, text, integer) is
-  'The match day''s deadline has passed on app_now() (false while it has no fixtures): other players'' picks are revealed, registration of a competition starting on it closes, it may be processed.';
+  'The match day''s deadline has passed on app_now() (false while it has none: no fixtures, or no kickoff time known yet): other players'' picks are revealed, registration of a competition starting on it closes, it may be processed.';
 
 revoke all on function public.matchday_deadline_passed(text, text, integer) from public, anon;
 grant execute on function public.matchday_deadline_passed(text, text, integer) to authenticated, service_role;
 
--- The complement of selection_open, as its name says (true while the match day has no fixtures). Match-day
--- processing stops at a match day that is not closed.
+-- The complement of selection_open, as its name says (true while the match day has no fixtures; false while its
+-- deadline is TBA). Match-day processing stops at a match day that is not closed.
 create function public.matchday_closed(p_league text, p_season text, p_match_day integer) returns boolean
   language sql stable
 as $$

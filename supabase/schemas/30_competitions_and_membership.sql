@@ -9,7 +9,8 @@
 -- the leaderboard indexes and the membership view); match-day processing moves current_match_day and closes
 -- registration (60_results_and_processing.sql); the FootyCoach ticket triggers on competitions are in
 -- 70_referrals_and_tickets.sql; user_selections_bump_live_version_* (the provisional tables' cache, decision 025)
--- are in 60_results_and_processing.sql.
+-- are in 60_results_and_processing.sql; competitions_take_feed_match_days (a league's number of match days from
+-- the data feed, decision 027) is in 85_data_feed.sql.
 
 -- ---------------------------------------------------------------------------------------------------------
 -- Vocabulary: one home in SQL, which enforces it. The TypeScript copies in app/lib/competition-options.ts

@@ -846,7 +846,9 @@ begin
         v_id := v_text::bigint;
       end if;
 
-      -- the fixture itself (teams, match day, kickoff); its status and score below
+      -- the fixture itself (teams, match day, kickoff); its status and score below. A kickoff the row changes is a
+      -- time the admin gives, so a date the feed gave without one (decision 027) has its time from then on; the same
+      -- placeholder uploaded back stays "Time TBC".
       v_old := null;
       if v_id is not null then
         select * into v_old from public.fixtures f where f.id = v_id for update;
@@ -855,7 +857,7 @@ begin
         end if;
         update public.fixtures f
            set league = v_league, season = v_season, match_day = v_md, home_team = v_home, away_team = v_away,
-               kickoff_time = v_kick
+               kickoff_time = v_kick, kickoff_confirmed = f.kickoff_confirmed or f.kickoff_time is distinct from v_kick
          where f.id = v_id
         returning * into v_new;
       else
@@ -868,7 +870,10 @@ begin
           values (v_league, v_season, v_md, v_home, v_away, v_kick)
           returning * into v_new;
         else
-          update public.fixtures f set kickoff_time = v_kick where f.id = v_old.id returning * into v_new;
+          update public.fixtures f
+             set kickoff_time = v_kick, kickoff_confirmed = f.kickoff_confirmed or f.kickoff_time is distinct from v_kick
+           where f.id = v_old.id
+          returning * into v_new;
         end if;
       end if;
 

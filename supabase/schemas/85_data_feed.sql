@@ -138,10 +138,14 @@ create table public.feed_leagues (
   fixtures_changed integer not null default 0,
   results_changed integer not null default 0,
   requests integer not null default 0,
+  -- the season's number of match days as the feed lists it (decision 027), which the league's competitions of that
+  -- season take as their total_match_days; null until a sync has seen the whole season
+  match_days integer,
   constraint feed_leagues_pkey primary key (league, season),
   constraint feed_leagues_provider_check check (provider in ('football-data')),
   constraint feed_leagues_code_check check (code ~ '^[A-Z0-9]{2,5}$'),
-  constraint feed_leagues_error_length check (char_length(last_error) <= 500)
+  constraint feed_leagues_error_length check (char_length(last_error) <= 500),
+  constraint feed_leagues_match_days_range check (match_days between 1 and 60)
 );
 
 -- provider + the feed's team id -> the team's one name in the app, whatever the feed calls it
@@ -215,8 +219,9 @@ $$;
 revoke all on function private.unlink_feed_league(text, text) from public, anon, authenticated;
 grant execute on function private.unlink_feed_league(text, text) to authenticated, service_role;
 
--- "Sync now": the scheduler's next feed tick (every minute) syncs it, ahead of its cadence and its backoff (not of
--- the plan's rate-limit pause).
+-- "Sync now": asked for, ahead of its cadence and its backoff (not of the plan's budget: feed_league_free_at). The web
+-- Worker then asks the scheduler Worker to sync it at once (private.claim_requested_feed_league, decision 027);
+-- when the budget does not allow it yet, the first feed tick that it allows does (feed_sync_expected_at).
 create function private.request_feed_sync(p_league text, p_season text) returns text
   language plpgsql security definer
   set search_path = ''
@@ -312,10 +317,45 @@ grant execute on function public.link_feed_league(text, text), public.unlink_fee
 -- The scheduler's feed job (service path)
 -- ---------------------------------------------------------------------------------------------------------
 
+-- The plan's limits are the token's, not a league's: a pause (a 429's Retry-After, or the minute's requests spent)
+-- holds every league, also one linked after it, until the latest paused_until a linked league holds.
+create function private.feed_paused_until() returns timestamptz
+  language sql stable
+  set search_path = ''
+as $$
+  select max(l.paused_until) from public.feed_leagues l where l.linked
+$$;
+revoke all on function private.feed_paused_until() from public, anon, authenticated;
+grant execute on function private.feed_paused_until() to authenticated, service_role;
+
+-- When a linked league may next be asked, whoever asks (a feed tick or Sync now): never twice within 50 seconds (one
+-- request per league per tick), never while the plan's budget pauses the feed. Null: now.
+create function private.feed_league_free_at(p_last_attempt_at timestamptz) returns timestamptz
+  language sql stable
+  set search_path = ''
+as $$
+  select greatest(p_last_attempt_at + interval '50 seconds', private.feed_paused_until())
+$$;
+revoke all on function private.feed_league_free_at(timestamptz) from public, anon, authenticated;
+grant execute on function private.feed_league_free_at(timestamptz) to authenticated, service_role;
+
+-- When a league whose sync was asked for will be synced if Sync now could not do it at once: by the first feed
+-- tick (every minute, on the minute) at or after the time its budget allows. The admin panel says so.
+create function public.feed_sync_expected_at(p_last_attempt_at timestamptz, p_now timestamptz) returns timestamptz
+  language sql stable
+  set search_path = ''
+as $$
+  select pg_catalog.date_trunc('minute', t.at)
+         + case when t.at = pg_catalog.date_trunc('minute', t.at) then interval '0' else interval '1 minute' end
+    from (select greatest(p_now, private.feed_league_free_at(p_last_attempt_at)) as at) t
+$$;
+revoke all on function public.feed_sync_expected_at(timestamptz, timestamptz) from public, anon;
+grant execute on function public.feed_sync_expected_at(timestamptz, timestamptz) to authenticated, service_role;
+
 -- The next linked league due for a request, claimed (last_attempt_at) so a concurrent tick takes another one, or
 -- none. Due: asked for ("Sync now"); after a failure, once its backoff has run out; otherwise every 15 minutes,
--- and every minute while one of its matches is about to start or in play (live scores, results as they come).
--- Never twice within 50 seconds (one request per league per tick), never while the plan's rate limit pauses it.
+-- and every minute while one of its matches is about to start or in play (live scores, results as they come; a
+-- kickoff whose time is not known yet is not about to start). Never before feed_league_free_at.
 create function private.claim_due_feed_league(p_now timestamptz)
   returns table (league text, season text, code text, season_year integer)
   language sql
@@ -325,8 +365,7 @@ as $$
     select l.league, l.season
       from public.feed_leagues l
      where l.linked
-       and (l.paused_until is null or l.paused_until <= p_now)
-       and (l.last_attempt_at is null or l.last_attempt_at <= p_now - interval '50 seconds')
+       and coalesce(private.feed_league_free_at(l.last_attempt_at) <= p_now, true)
        and (l.sync_requested_at is not null
             or (l.failures > 0 and (l.next_attempt_at is null or l.next_attempt_at <= p_now))
             or (l.failures = 0
@@ -334,7 +373,7 @@ as $$
                      or l.last_attempt_at <= p_now - interval '14 minutes'
                      or exists (select 1 from public.fixtures f
                                  where f.league = l.league and f.season = l.season and f.status = 'pending'
-                                   and f.kickoff_time between p_now - interval '3 hours' and p_now + interval '5 minutes'))))
+                                   and f.kickoff_confirmed and f.kickoff_time between p_now - interval '3 hours' and p_now + interval '5 minutes'))))
      order by l.sync_requested_at nulls last, l.last_attempt_at nulls first, l.league, l.season
      limit 1
        for update skip locked
@@ -346,6 +385,33 @@ as $$
 $$;
 revoke all on function private.claim_due_feed_league(timestamptz) from public, anon, authenticated;
 grant execute on function private.claim_due_feed_league(timestamptz) to service_role;
+
+-- Sync now (decision 027): the league asked for, claimed as a tick claims it, when its budget allows it now
+-- (feed_league_free_at); else none, and feed_sync_expected_at says when a tick will sync it.
+create function private.claim_requested_feed_league(p_league text, p_season text, p_now timestamptz)
+  returns table (league text, season text, code text, season_year integer)
+  language sql
+  set search_path = ''
+as $$
+  update public.feed_leagues l set last_attempt_at = p_now
+   where l.league = p_league and l.season = p_season and l.linked and l.sync_requested_at is not null
+     and coalesce(private.feed_league_free_at(l.last_attempt_at) <= p_now, true)
+  returning l.league, l.season, l.code, l.season_year
+$$;
+revoke all on function private.claim_requested_feed_league(text, text, timestamptz) from public, anon, authenticated;
+grant execute on function private.claim_requested_feed_league(text, text, timestamptz) to service_role;
+
+-- The plan's minute budget is spent (an answer said X-Requests-Available-Minute: 0): no league is asked, by a tick
+-- or by Sync now, before the counter resets (X-RequestCounter-Reset), so no request meets a 429.
+create function private.pause_feed_requests(p_until timestamptz) returns void
+  language sql
+  set search_path = ''
+as $$
+  update public.feed_leagues l set paused_until = greatest(l.paused_until, p_until)
+   where l.linked and l.paused_until is distinct from greatest(l.paused_until, p_until)
+$$;
+revoke all on function private.pause_feed_requests(timestamptz) from public, anon, authenticated;
+grant execute on function private.pause_feed_requests(timestamptz) to service_role;
 
 -- A request that failed (network, 5xx, 401/403, 429, unreadable answer): the error as the admin panel shows it,
 -- and the next attempt after 1, 2, 4 ... at most 60 minutes, or after Retry-After when that is longer.
@@ -383,7 +449,8 @@ grant execute on function private.record_feed_failure(text, text, timestamptz, t
 
 -- One league's season from the feed, in the caller's one transaction. p_matches: the matches the scheduler read
 -- and mapped (workers/scheduler/feed/map.ts), one object each:
---   id, kickoff, match_day, state (pending | live | complete | postponed), live_status (IN_PLAY | PAUSED),
+--   id, kickoff, time_confirmed (false for SCHEDULED: kickoff is the date at 00:00 UTC, its time not known yet;
+--   missing reads as true), match_day, state (pending | live | complete | postponed), live_status (IN_PLAY | PAUSED),
 --   home_id, home_name, home_short, home_tla, away_id, away_name, away_short, away_tla,
 --   home_score, away_score (after 90 minutes when complete; the running score when live), last_updated.
 -- A match the feed has not changed since it was last applied (same last_updated and facts) is skipped.
@@ -409,7 +476,11 @@ declare
   v_flag text;
   v_flag_md integer;
   v_kickoff timestamptz;
+  v_confirmed boolean;
   v_feed_kickoff timestamptz;
+  v_feed_confirmed boolean;
+  v_days integer;
+  v_clubs integer;
   v_created integer := 0;
   v_matched integer := 0;
   v_updated integer := 0;
@@ -437,7 +508,8 @@ begin
   -- before any change, so a sync that moves a whole match day earlier moves all of it.)
   select coalesce(pg_catalog.array_agg(m.match_day), '{}') into v_closed
     from public.matchdays m
-   where m.league = p_league and m.season = p_season and m.first_kickoff_time - interval '1 hour' <= p_now;
+   where m.league = p_league and m.season = p_season
+     and public.matchday_deadline(m.league, m.season, m.match_day) <= p_now;
 
   -- Teams the feed names for the first time get their one name in the app: the name of a team this league
   -- already has that reads the same (normalised name or short name), else one made from the feed's name.
@@ -478,10 +550,10 @@ begin
   on conflict do nothing;
 
   for v_m in
-    select x.*, ht.team as home_team, awt.team as away_team, f.id as fixture_id, f.league as fixture_league,
-           f.season as fixture_season
+    select x.*, coalesce(x.time_confirmed, true) as confirmed, ht.team as home_team, awt.team as away_team,
+           f.id as fixture_id, f.league as fixture_league, f.season as fixture_season
       from pg_catalog.jsonb_to_recordset(p_matches) as x (
-             id bigint, kickoff timestamptz, match_day integer, state text, live_status text,
+             id bigint, kickoff timestamptz, time_confirmed boolean, match_day integer, state text, live_status text,
              home_id bigint, away_id bigint, home_score integer, away_score integer, last_updated timestamptz)
       left join public.feed_teams ht on ht.provider = 'football-data' and ht.feed_team_id = x.home_id
       left join public.feed_teams awt on awt.provider = 'football-data' and awt.feed_team_id = x.away_id
@@ -493,6 +565,8 @@ begin
            is distinct from (x.state, case when x.state in ('complete', 'live') then x.home_score end,
                                       case when x.state in ('complete', 'live') then x.away_score end)
         or x.kickoff is distinct from coalesce(f.feed_kickoff_time, f.kickoff_time)
+        or coalesce(x.time_confirmed, true)
+           is distinct from case when f.feed_kickoff_time is null then f.kickoff_confirmed else f.feed_kickoff_confirmed end
         or x.match_day is distinct from coalesce(f.feed_match_day, f.match_day)
         or (x.state = 'live' and x.live_status is distinct from f.live_status and f.status = 'pending')
      order by x.match_day, x.kickoff, x.id
@@ -529,10 +603,11 @@ begin
       if found then
         v_matched := v_matched + 1;
       else
-        insert into public.fixtures as f (league, season, match_day, home_team, away_team, kickoff_time, feed_match_id,
+        insert into public.fixtures as f (league, season, match_day, home_team, away_team, kickoff_time,
+                                          kickoff_confirmed, feed_match_id,
                                           feed_status, feed_home_score, feed_away_score, feed_updated_at,
                                           live_status, live_home_score, live_away_score, live_updated_at)
-        values (p_league, p_season, v_m.match_day, v_m.home_team, v_m.away_team, v_m.kickoff, v_m.id,
+        values (p_league, p_season, v_m.match_day, v_m.home_team, v_m.away_team, v_m.kickoff, v_m.confirmed, v_m.id,
                 v_fs, v_fh, v_fa, v_m.last_updated,
                 case when v_m.state = 'live' then v_m.live_status end,
                 case when v_m.state = 'live' then v_m.home_score end,
@@ -577,18 +652,24 @@ begin
         end if;
       end if;
 
-      -- A moved kickoff moves the match day's deadline (fixtures_refresh_matchdays), until that deadline has
-      -- passed: after it players picked against this schedule, so the game keeps it and the admin panel shows the
-      -- feed's.
+      -- A moved kickoff (or its time, once known: decision 027) moves the match day's deadline
+      -- (fixtures_refresh_matchdays), until that deadline has passed: after it players picked against this
+      -- schedule, so the game keeps it and the admin panel shows the feed's. A kickoff whose time was not known was
+      -- never picked against: it follows the feed after the deadline too (and cannot move a passed deadline later:
+      -- the first known kickoff only gains a candidate).
       v_deadline_passed := v_f.match_day = any (v_closed);
       v_kickoff := v_f.kickoff_time;
+      v_confirmed := v_f.kickoff_confirmed;
       v_feed_kickoff := null;
-      if v_m.kickoff is distinct from v_f.kickoff_time then
-        if not v_deadline_passed then
+      v_feed_confirmed := true;
+      if (v_m.kickoff, v_m.confirmed) is distinct from (v_f.kickoff_time, v_f.kickoff_confirmed) then
+        if not v_deadline_passed or not v_f.kickoff_confirmed then
           v_kickoff := v_m.kickoff;
+          v_confirmed := v_m.confirmed;
           v_updated := v_updated + 1;
         else
           v_feed_kickoff := v_m.kickoff;
+          v_feed_confirmed := v_m.confirmed;
         end if;
       end if;
 
@@ -596,7 +677,8 @@ begin
       -- ends the match for the game; a final status clears it (apply_fixture_result).
       v_live := v_f.status = 'pending' and v_m.state in ('live', 'pending');
       update public.fixtures f
-         set feed_match_id = v_m.id, kickoff_time = v_kickoff, feed_kickoff_time = v_feed_kickoff,
+         set feed_match_id = v_m.id, kickoff_time = v_kickoff, kickoff_confirmed = v_confirmed,
+             feed_kickoff_time = v_feed_kickoff, feed_kickoff_confirmed = v_feed_confirmed,
              feed_flag = v_flag, feed_match_day = v_flag_md,
              feed_status = v_fs, feed_home_score = v_fh, feed_away_score = v_fa, feed_updated_at = v_m.last_updated,
              live_status = case when not v_live then f.live_status when v_m.state = 'live' then v_m.live_status end,
@@ -643,6 +725,22 @@ begin
     end if;
   end loop;
 
+  -- The season's number of match days (decision 027). A league's season is a double round-robin: 2 x (clubs - 1)
+  -- match days (Bundesliga and Ligue 1: 18 clubs, 34; the Championship: 24, 46). Only an answer that shows it
+  -- whole says so; a partial one (a club or the last match days missing) leaves the number as it was. The
+  -- league's active competitions of the season follow it, before the match days below are processed (and new
+  -- ones take it: competitions_take_feed_match_days).
+  select max(x.match_day), count(distinct t.id) into v_days, v_clubs
+    from pg_catalog.jsonb_to_recordset(p_matches) as x (match_day integer, home_id bigint, away_id bigint)
+   cross join lateral (values (x.home_id), (x.away_id)) as t (id);
+  if v_clubs < 2 or v_days is distinct from 2 * (v_clubs - 1) or v_days > 60 then
+    v_days := null;
+  else
+    update public.competitions c set total_match_days = v_days
+     where c.league = p_league and c.season = p_season and c.status = 'active' and c.total_match_days <> v_days
+       and c.start_match_day <= v_days and c.current_match_day <= v_days;
+  end if;
+
   -- The match days touched, once each (decision 006: processing waits for the deadline as always).
   for v_key in
     select k.md, bool_or(k.changed) as changed
@@ -655,6 +753,7 @@ begin
 
   update public.feed_leagues l
      set last_synced_at = p_now,
+         match_days = coalesce(v_days, l.match_days),
          sync_requested_at = case when l.sync_requested_at <= p_now then null else l.sync_requested_at end,
          failures = 0, next_attempt_at = null, last_error = null, last_error_at = null,
          last_fixtures_changed = v_created + v_updated,
@@ -674,3 +773,29 @@ end
 $$;
 revoke all on function private.sync_feed_league(text, text, jsonb, timestamptz, integer) from public, anon, authenticated;
 grant execute on function private.sync_feed_league(text, text, jsonb, timestamptz, integer) to service_role;
+
+-- A competition created on a league's season whose number of match days the feed knows (feed_leagues.match_days)
+-- takes that number as its total_match_days (decision 027), unless it starts beyond it. Security definer: players
+-- create private competitions and cannot read feed_leagues.
+create function private.competitions_take_feed_match_days() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_days integer;
+begin
+  select l.match_days into v_days
+    from public.feed_leagues l
+   where l.league = new.league and l.season = new.season;
+  if v_days is not null and new.start_match_day <= v_days and new.current_match_day <= v_days then
+    new.total_match_days := v_days;
+  end if;
+  return new;
+end
+$$;
+revoke all on function private.competitions_take_feed_match_days() from public, anon, authenticated;
+
+create trigger competitions_take_feed_match_days
+  before insert on public.competitions
+  for each row execute function private.competitions_take_feed_match_days();

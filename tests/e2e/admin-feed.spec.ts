@@ -2,16 +2,18 @@
  * The data feed and corrections as an admin and a player see them (decision 020): the Data Feed section (link,
  * Sync now, unlink, the last error, the review of hand-entered results), a correction's reason, and the notices
  * (with the unread count in the navigation). The feed job is the scheduler's own code (runFeed), run here against
- * a local server that speaks football-data.org v4; the pages are the real Worker's.
+ * a local server that speaks football-data.org v4; the pages are the real Worker's. Link and Sync now reach the real
+ * scheduler Worker, started here in the web Worker's dev registry (decision 027).
  *
  * Serial and desktop-only: the feed job syncs every linked league of the shared database, so these tests must not
  * overlap (the mobile project would run them again at the same time); the admin panel has no layout of its own here.
  */
-import type { Page } from "@playwright/test";
+import type { Worker } from "../../scripts/app-server";
 import { runFeed } from "../../workers/scheduler/feed/job";
 import { startFootballDataServer, type FootballDataServer } from "../../scripts/feed/football-data-server";
 import { buildSeason, feedTeam, finishedScore, scheduledMatch } from "../../scripts/feed/v4-matches";
 import { addMember, addPick, createCompetition, createFixtures, createPlayer } from "../support/factories";
+import { adminResult, leagueCard, linkInDb, openFeed, startScheduler } from "./feed-arrange";
 import { db, expect, signIn, test, uniqueName } from "./fixtures";
 
 // Each test drives several pages and a feed run: more than the default minute on a loaded machine.
@@ -20,11 +22,14 @@ test.describe.configure({ mode: "serial", timeout: 150_000 });
 const TOKEN = "e2e-feed-token";
 const DAY = 86_400_000;
 let server: FootballDataServer;
+let scheduler: Worker;
 
 test.beforeAll(async () => {
   server = await startFootballDataServer({ token: TOKEN, limitPerMinute: 1000 });
+  scheduler = await startScheduler(server.url, TOKEN);
 });
 test.afterAll(async () => {
+  await scheduler?.stop();
   await server?.close();
 });
 test.afterEach(async () => {
@@ -35,31 +40,6 @@ const origin = () => new URL(test.info().project.use.baseURL!).origin;
 
 /** The scheduler's feed job, once, at `now`. */
 const feedRun = (now = new Date(), token = TOKEN) => runFeed(db(), { url: server.url, token }, now);
-
-async function linkInDb(league: string, season: string) {
-  await db()`insert into public.feed_leagues (league, season, code, season_year, sync_requested_at)
-             values (${league}, ${season}, private.feed_competition_code(${league}), private.season_start_year(${season}), now())`;
-}
-
-/** An admin's result through the public SQL API (what the results form calls), as `adminId`. */
-async function adminResult(adminId: string, fixtureId: string, home: number, away: number) {
-  await db().begin(async (tx) => {
-    await tx`select set_config('request.jwt.claims', ${JSON.stringify({ sub: adminId, role: "authenticated" })}, true),
-                    set_config('role', 'authenticated', true)`;
-    await tx`select public.save_fixture_result(${fixtureId}::bigint, ${home}, ${away})`;
-  });
-}
-
-async function openFeed(page: Page) {
-  await page.goto("/admin/feed");
-  await expect(page.getByRole("heading", { level: 2, name: "Data Feed" })).toBeVisible();
-}
-
-const leagueCard = (page: Page, league: string) =>
-  page
-    .getByRole("list", { name: "Leagues" })
-    .getByRole("listitem")
-    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${league} `) }) });
 
 test("@desktop-only an admin links a league, asks for a sync and unlinks it; a player is refused", async ({ page, loginAs, browser }) => {
   const player = await browser.newContext();
@@ -90,23 +70,41 @@ test("@desktop-only an admin links a league, asks for a sync and unlinks it; a p
   }
   await expect(page.getByRole("heading", { name: /^MLS/ })).toHaveCount(0);
 
+  // Link syncs the season at once: the web Worker asks the scheduler Worker after its COMMIT (decision 027)
+  const base = 3_000_000 + Math.floor(Math.random() * 100_000) * 10; // team ids of this run (the feed's map keeps names)
+  const tag = uniqueName("").slice(0, 5);
+  const teams = ["Loire", "Rhone", "Seine", "Somme"].map((n) => `${n} ${tag}`);
+  server.setMatches(
+    "FL1",
+    2024,
+    buildSeason({ teams, firstMatchId: base * 10, firstTeamId: base, firstKickoff: new Date(Date.now() + 10 * DAY) }),
+  );
   const card = leagueCard(page, "Ligue 1");
-  await card.getByLabel("Season to link (Ligue 1)").selectOption("2024/25");
-  await card.getByRole("button", { name: "Link Ligue 1" }).click();
-  await expect(page.getByText("Ligue 1 2024/25 is linked to the data feed: it syncs within a minute.")).toBeVisible();
-  const row = card.getByRole("row", { name: /^2024\/25/ });
-  await expect(row).toContainText("Linked");
-  await expect(row).toContainText("Sync requested");
-  await expect(row).toContainText("Never");
-  const [linked] = await db()`select code, season_year, linked from public.feed_leagues where league = 'Ligue 1' and season = '2024/25'`;
-  expect(linked).toEqual({ code: "FL1", season_year: 2024, linked: true });
+  try {
+    await card.getByLabel("Season to link (Ligue 1)").selectOption("2024/25");
+    await card.getByRole("button", { name: "Link Ligue 1" }).click();
+    await expect(page.getByText("Ligue 1 2024/25 is linked to the data feed and synced: 12 fixtures and 0 results changed.")).toBeVisible();
+    const row = card.getByRole("row", { name: /^2024\/25/ });
+    await expect(row).toContainText("Linked");
+    await expect(row).toContainText("12 fixtures, 0 results");
+    await expect(row).not.toContainText("Sync requested");
+    const [linked] = await db()`select code, season_year, linked from public.feed_leagues where league = 'Ligue 1' and season = '2024/25'`;
+    expect(linked).toEqual({ code: "FL1", season_year: 2024, linked: true });
+    expect(await db()`select 1 from public.fixtures where league = 'Ligue 1' and season = '2024/25'`).toHaveLength(12);
 
-  await row.getByRole("button", { name: "Sync now Ligue 1 2024/25" }).click();
-  await expect(page.getByText("Sync requested: Ligue 1 2024/25 syncs within a minute.")).toBeVisible();
-  await row.getByRole("button", { name: "Unlink Ligue 1 2024/25" }).click();
-  await expect(page.getByText("Ligue 1 2024/25 is unlinked from the data feed.")).toBeVisible();
-  await expect(card.getByRole("row", { name: /^2024\/25/ })).toContainText("Unlinked");
-  await expect(card.getByRole("button", { name: "Link Ligue 1 2024/25" })).toBeVisible();
+    // asked again within 50 seconds of that request: not now; the page names the feed tick that will sync it
+    await row.getByRole("button", { name: "Sync now Ligue 1 2024/25" }).click();
+    await expect(page.getByText(/^Sync requested: Ligue 1 2024\/25 will sync at \d\d:\d\d \S+\.$/)).toBeVisible();
+    await expect(row).toContainText(/Sync requested\s*will sync at \d\d:\d\d/);
+    const asked = await fetch(`${server.origin}/__control/requests?code=FL1&season=2024`).then((r) => r.json());
+    expect(asked).toHaveLength(1);
+    await row.getByRole("button", { name: "Unlink Ligue 1 2024/25" }).click();
+    await expect(page.getByText("Ligue 1 2024/25 is unlinked from the data feed.")).toBeVisible();
+    await expect(card.getByRole("row", { name: /^2024\/25/ })).toContainText("Unlinked");
+    await expect(card.getByRole("button", { name: "Link Ligue 1 2024/25" })).toBeVisible();
+  } finally {
+    await db()`delete from public.fixtures where league = 'Ligue 1' and season = '2024/25'`;
+  }
 });
 
 test("@desktop-only the panel shows a league's last error (a wrong token), then the sync once the token is right", async ({

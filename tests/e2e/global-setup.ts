@@ -26,10 +26,13 @@ export default async function globalSetup() {
     ANALYTICS_SCRIPT_URL: E2E.analyticsScriptUrl,
     VAPID_PUBLIC_KEY: E2E.vapidPublicKey,
   });
+  // the scheduler Worker a spec starts in this registry is what the web Worker's FEED_SYNC binding reaches
+  const registryDir = path.join(stateDir, "dev-registry");
   const worker = await startWorker({
     port: Number(process.env.E2E_PORT),
     databaseUrl: proxy.url,
     stateDir,
+    registryDir,
     quiet: !process.env.E2E_VERBOSE,
     vars,
   });
@@ -38,6 +41,7 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = databaseUrl;
   process.env.E2E_SESSION_SECRET = vars.SESSION_SECRET;
   process.env.E2E_RTT_URL = counters.url;
+  process.env.E2E_REGISTRY_DIR = registryDir;
   console.log(`[e2e] app at ${worker.url} on ${server.kind} (ready in ${Date.now() - started} ms)`);
   return async () => {
     await worker.stop();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatKickoff, safeTimeZone, zoneAbbreviation } from "~/lib/date-format";
+import { groupFixtures, type FixtureRow } from "~/models/fixture-rows.server";
 
 const KICKOFF = "2025-08-16T14:00:00Z";
 
@@ -18,6 +19,32 @@ describe("formatKickoff", () => {
     expect(formatKickoff(null, "Europe/London")).toBe("TBA");
     expect(safeTimeZone("Not/AZone")).toBe("UTC");
     expect(safeTimeZone("Asia/Kolkata")).toBe("Asia/Kolkata");
+  });
+});
+
+describe("a kickoff whose time is not known yet (the feed's SCHEDULED: its date at 00:00 UTC)", () => {
+  const placeholder = "2025-08-16T00:00:00Z";
+  it("shows the feed's date with Time TBC, never the placeholder midnight, in every zone", () => {
+    for (const zone of ["Europe/London", "America/Los_Angeles", "Asia/Tokyo", null]) {
+      expect(formatKickoff(placeholder, zone, { confirmed: false })).toBe("Sat 16 Aug, Time TBC");
+      expect(formatKickoff(placeholder, zone, { full: true, confirmed: false })).toBe("Sat, 16 Aug 2025, Time TBC");
+    }
+    // what the pages showed before: a midnight kickoff, on the day before west of UTC
+    expect(formatKickoff(placeholder, "America/Los_Angeles")).toBe("Fri 15 Aug, 17:00");
+  });
+  it("groups the fixture lists under the feed's date with Time TBC beside the known times", () => {
+    const row = (id: string, kickoffTime: string, kickoffConfirmed: boolean): FixtureRow => ({
+      id,
+      kickoffTime,
+      kickoffConfirmed,
+      homeTeam: `Home ${id}`,
+      awayTeam: `Away ${id}`,
+      homeScore: null,
+      awayScore: null,
+      status: "pending",
+    });
+    const groups = groupFixtures([row("1", placeholder, false), row("2", "2025-08-16T19:00:00Z", true)], "America/New_York");
+    expect(groups.map((g) => [g.date, g.fixtures.map((f) => f.time)])).toEqual([["Saturday, 16 August 2025", ["Time TBC", "15:00 EDT"]]]);
   });
 });
 

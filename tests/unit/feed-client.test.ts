@@ -43,8 +43,13 @@ describe("FootballDataClient", () => {
     expect(c.canRequest()).toBe(true);
     await c.competitionMatches("PL", 2025);
     expect(c.canRequest()).toBe(true);
+    expect(c.budgetSpentForSeconds()).toBeNull();
     await c.competitionMatches("PL", 2025);
     expect(c.canRequest()).toBe(false);
+    // how long the spent budget lasts (X-RequestCounter-Reset), so no other tick or Sync now asks before then
+    const seconds = c.budgetSpentForSeconds()!;
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(60);
   });
 
   it("honours 429: the failure carries Retry-After, and the tick asks nothing more", async () => {

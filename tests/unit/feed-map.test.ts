@@ -29,11 +29,21 @@ describe("v4 statuses -> the app's (rules file: Fixtures and results from a data
     });
   });
 
+  it("SCHEDULED has a date and no time yet (00:00 UTC is the service's placeholder); every other status has a time", () => {
+    const dateOnly = { ...base, status: "SCHEDULED", utcDate: "2033-11-08T00:00:00Z" };
+    expect(mapMatch(dateOnly)).toMatchObject({ row: { kickoff: "2033-11-08T00:00:00.000Z", time_confirmed: false, state: "pending" } });
+    for (const status of ["TIMED", "IN_PLAY", "PAUSED", "POSTPONED", "SUSPENDED", "CANCELLED"]) {
+      expect(mapMatch({ ...base, status })).toMatchObject({ row: { time_confirmed: true } });
+    }
+    expect(mapMatch({ ...base, status: "AWARDED", score: finishedScore(3, 0) })).toMatchObject({ row: { time_confirmed: true } });
+  });
+
   it("reads the match as the sync function takes it", () => {
     expect(mapMatch({ ...base, status: "FINISHED", score: finishedScore(2, 1) })).toEqual({
       row: {
         id: 4001,
         kickoff: "2033-11-08T15:00:00.000Z",
+        time_confirmed: true,
         match_day: 12,
         state: "complete",
         live_status: null,

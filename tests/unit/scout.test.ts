@@ -16,6 +16,9 @@ describe("lockBadgeText", () => {
     expect(lockBadgeText(null, now, false)).toBeNull();
     expect(lockBadgeText("not a date", now, false)).toBeNull();
   });
+  it("says TBA, with no countdown, while the fixtures all wait for their kickoff times", () => {
+    expect(lockBadgeText(null, now, false, true)).toBe("Predictions Lock: TBA");
+  });
   it("counts hours and minutes, minutes, then less than a minute", () => {
     expect(lockBadgeText(later((2 * 60 + 5) * MIN + 59_000), now, false)).toBe("Predictions Lock in 2h 5m");
     expect(lockBadgeText(later(50 * 60 * MIN), now, false)).toBe("Predictions Lock in 2d 2h");

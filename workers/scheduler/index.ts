@@ -5,11 +5,15 @@ import { pushNotConfigured, readSchedulerEnv, type SchedulerBindings } from "./e
 import { FEED_CRON, MAIN_CRON, runFeedTick, runTick } from "./jobs";
 import type { DeliveryMessage } from "./queue";
 
+// Sync now (decision 027): the web Worker's FEED_SYNC service binding calls this RPC entrypoint.
+export { FeedSync } from "./feed/sync-now";
+
 /**
  * The scheduler Worker (decisions 013, 019, 020): a cron tick every 15 minutes (reminders, match-day processing and
  * registration closing, the Scout scoring sweep), the data feed's tick every minute, and the push queue's
  * consumer. Its HTTP side only says it is alive; locally `wrangler dev --test-scheduled` adds /__scheduled to run
- * one tick (?cron= picks which).
+ * one tick (?cron= picks which). Its one entrypoint besides, FeedSync, is reached only through a service binding
+ * (the web Worker's "Sync now"), never from a URL.
  */
 const app = new Hono<{ Bindings: SchedulerBindings }>();
 

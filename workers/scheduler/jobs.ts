@@ -84,7 +84,7 @@ async function runJobInSteps(
  * Worker, which has no queue; the feed's own corrections make them in this Worker. Taken (marked enqueued) in one
  * statement so two ticks never both take one.
  */
-async function takeNoticeDeliveries(sql: Sql, now: Date): Promise<number[]> {
+export async function takeNoticeDeliveries(sql: Sql, now: Date): Promise<number[]> {
   const rows = await atTime(
     sql,
     now,

@@ -9,6 +9,7 @@ import { isCrossSiteMutation } from "../../app/lib/origin";
 import { functionsApp } from "../../functions/app";
 import { liveObjectName, LIVE_USER_HEADER, LiveMatchDay, type LiveKey } from "./live";
 import { liveNotifier } from "./live-notify";
+import { feedSyncer } from "./feed-sync";
 
 export { LiveMatchDay };
 
@@ -136,6 +137,7 @@ export default {
       waitUntil: (p) => ctx.waitUntil(p),
       // after the answer: the pages learn of a committed change; a failed notify is logged (live-notify.ts)
       notifyLive: (keys: LiveKey[]) => ctx.waitUntil(notifyLive(keys)),
+      syncFeedLeague: feedSyncer(bindings.FEED_SYNC),
     };
     let response: Response;
     try {

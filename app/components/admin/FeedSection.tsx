@@ -59,7 +59,16 @@ function LinkRow({ league, link, action }: { league: string; link: FeedLink; act
       <th scope="row">{link.season}</th>
       <td>
         {link.linked ? "Linked" : "Unlinked"}
-        {link.linked && link.syncRequested ? <span className="badge badge-muted feed-badge">Sync requested</span> : null}
+        {link.linked && link.syncRequested ? (
+          <>
+            <span className="badge badge-muted feed-badge">Sync requested</span>
+            {link.syncExpected ? (
+              <div className="feed-muted">
+                will sync at <time dateTime={link.syncExpected.at}>{link.syncExpected.text}</time>
+              </div>
+            ) : null}
+          </>
+        ) : null}
       </td>
       <td>{link.lastSync ? <time dateTime={link.lastSync.at}>{link.lastSync.text}</time> : "Never"}</td>
       <td>
@@ -169,8 +178,8 @@ export function FeedSection({ view, action, refused }: Props) {
       <h2 id="feed-title">Data Feed</h2>
       <p className="feed-muted">
         Fixtures, kickoffs, live scores and results from football-data.org. The scheduler asks each linked league every 15 minutes, and
-        every minute while its matches are on. Results entered by hand are never overwritten: when the feed disagrees they are listed below
-        for review.
+        every minute while its matches are on; Link and Sync now sync a league at once when the feed&apos;s request budget allows, else at
+        the time shown. Results entered by hand are never overwritten: when the feed disagrees they are listed below for review.
       </p>
       {refused?.message ? (
         <div className="form-error" role="alert">

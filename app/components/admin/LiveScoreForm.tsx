@@ -1,5 +1,5 @@
 import { Form } from "@remix-run/react";
-import type { AdminFixture } from "~/models/fixtures.server";
+import type { AdminFixture } from "~/models/admin-results.server";
 import { usePending } from "~/components/usePending";
 
 /**

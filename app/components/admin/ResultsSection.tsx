@@ -6,7 +6,7 @@ import { usePending } from "~/components/usePending";
 import { ADMIN_PATHS } from "./sections";
 import { CREATE_LEAGUES, CREATE_SEASONS } from "~/lib/competition-options";
 // The loader hands loadResults' view to this section unchanged, so its types are the props' types.
-import type { AdminFixture, ResultChange, ResultsView } from "~/models/fixtures.server";
+import type { AdminFixture, ResultChange, ResultsView } from "~/models/admin-results.server";
 import { StatusBadge } from "~/components/Badges";
 
 interface Props {

@@ -52,6 +52,8 @@ export class FootballDataClient {
   /** Requests sent this tick (answered or not). */
   requests = 0;
   private available: number | null = null;
+  /** Seconds until the plan's minute counter resets, as the last answer said (X-RequestCounter-Reset). */
+  private resetSeconds: number | null = null;
   private rateLimited = false;
   private readonly fetcher: typeof fetch;
 
@@ -63,6 +65,16 @@ export class FootballDataClient {
   /** Whether another request may go out this tick. */
   canRequest(): boolean {
     return !this.rateLimited && (this.available === null || this.available > 0);
+  }
+
+  /**
+   * The last answer spent the minute's budget (X-Requests-Available-Minute: 0, not a 429, which the failure
+   * carries): the seconds until its counter resets, so the caller can hold every league until then, also for the
+   * requests of other ticks and of Sync now (private.pause_feed_requests). Null while requests remain.
+   */
+  budgetSpentForSeconds(): number | null {
+    if (this.rateLimited || this.available !== 0) return null;
+    return this.resetSeconds ?? 60;
   }
 
   /** GET /competitions/{code}/matches?season={start year}. */
@@ -85,6 +97,8 @@ export class FootballDataClient {
 
     const available = res.headers.get("x-requests-available-minute");
     if (available !== null && /^\d{1,6}$/.test(available.trim())) this.available = Number(available.trim());
+    const reset = res.headers.get("x-requestcounter-reset")?.trim();
+    this.resetSeconds = reset && /^\d{1,6}$/.test(reset) ? Number(reset) : null;
     const wait = retryAfterSeconds(res.headers);
     const said = apiMessage(text);
 

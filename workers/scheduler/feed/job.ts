@@ -24,14 +24,14 @@ export interface FeedSettings {
   notifyLive?: LiveNotifier;
 }
 
-interface Claimed {
+export interface Claimed {
   league: string;
   season: string;
   code: string;
   season_year: number;
 }
 
-interface SyncSummary {
+export interface SyncSummary {
   created?: number;
   updated?: number;
   results?: number;
@@ -58,6 +58,101 @@ async function recordFailure(
   );
 }
 
+/** What one league's turn came to: synced (with the sync's summary), or failed (recorded with its backoff). */
+export type LeagueOutcome = { kind: "synced"; summary: SyncSummary; skippedMatches: number } | { kind: "failed"; message: string };
+
+/** The time the job's HTTP and database steps took, per kind (kept in private.job_runs with its summary). */
+export interface Timings {
+  db_ms: number;
+  http_ms: number;
+}
+
+/**
+ * One claimed league's turn (a feed tick's, or Sync now's: feed/sync-now.ts): its season read from the feed, then
+ * written in one transaction, or the failure recorded. When the answer spent the plan's minute budget, every league
+ * waits for the counter's reset (private.pause_feed_requests), whoever asks next. After the COMMIT the live pages of
+ * the match days it wrote are told: the notify is pushed on `notifying`, not awaited here.
+ */
+export async function syncClaimedLeague(
+  sql: Sql,
+  client: FootballDataClient,
+  settings: FeedSettings,
+  now: Date,
+  league: Claimed,
+  timings: Timings,
+  notifying: Promise<NotifyOutcome>[],
+): Promise<LeagueOutcome> {
+  const timed = async <T>(key: keyof Timings, work: () => Promise<T>): Promise<T> => {
+    const started = Date.now();
+    try {
+      return await work();
+    } finally {
+      timings[key] += Date.now() - started;
+    }
+  };
+  const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
+  const failed = async (failure: Pick<FeedFailure, "message" | "kind" | "retryAfterSeconds">, requests: number) => {
+    await timed("db_ms", () => recordFailure(sql, now, league, failure, requests));
+    return { kind: "failed", message: failure.message } as const;
+  };
+
+  if (!settings.token) {
+    return failed({ kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null }, 0);
+  }
+  const before = client.requests;
+  const answer = await timed("http_ms", () => client.competitionMatches(league.code, league.season_year));
+  const requests = client.requests - before;
+  const spent = client.budgetSpentForSeconds();
+  if (spent !== null) {
+    const until = new Date(now.getTime() + spent * 1000);
+    await timed("db_ms", () => atTime(sql, now, (tx) => tx`select private.pause_feed_requests(${until})`));
+  }
+  if (!answer.ok) {
+    console.warn(`feed ${label}: ${answer.failure.message}`);
+    return failed(answer.failure, requests);
+  }
+  const mapped = mapMatchesResponse(answer.body);
+  if (!mapped.ok) {
+    console.warn(`feed ${label}: ${mapped.error}`);
+    return failed({ kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests);
+  }
+  if (mapped.skipped.length > 0) {
+    const reasons = [...new Set(mapped.skipped.map((s) => s.reason))].slice(0, 5).join("; ");
+    console.warn(`feed ${label}: ${mapped.skipped.length} match(es) skipped: ${reasons}`);
+  }
+  let summary: SyncSummary;
+  try {
+    const [{ result }] = await timed("db_ms", () =>
+      atTime(
+        sql,
+        now,
+        (tx) => tx<{ result: SyncSummary }[]>`
+          select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
+                   as result`,
+      ),
+    );
+    summary = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
+  } catch (error) {
+    // Nothing of this league was written (one transaction); the next attempt comes after the backoff.
+    const message = String((error as Error)?.message ?? error).slice(0, 300);
+    console.error(`feed ${label}: could not save: ${message}`);
+    return failed({ kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null }, requests);
+  }
+  // Committed (atTime returned): tell the live pages of the match days it wrote, while the job goes on.
+  const matchDays = Array.isArray(summary.match_days) ? summary.match_days.filter((md) => Number.isInteger(md)) : [];
+  if (settings.notifyLive && matchDays.length > 0) {
+    notifying.push(
+      settings
+        .notifyLive(matchDays.map((matchDay) => ({ league: league.league, season: league.season, matchDay })))
+        .catch((error: unknown) => {
+          console.error(`feed ${label}: live notify failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`);
+          return { notified: 0, failed: matchDays.length };
+        }),
+    );
+  }
+  return { kind: "synced", summary, skippedMatches: mapped.skipped.length };
+}
+
 export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Promise<Record<string, number>> {
   const [{ linked }] = await sql<{ linked: number }[]>`select count(*)::int as linked from public.feed_leagues where linked`;
   const client = new FootballDataClient({ baseUrl: settings.url, token: settings.token, fetch: settings.fetch });
@@ -77,14 +172,6 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
     live_failed: 0,
   };
   const notifying: Promise<NotifyOutcome>[] = [];
-  const timed = async <T>(key: "db_ms" | "http_ms", work: () => Promise<T>): Promise<T> => {
-    const started = Date.now();
-    try {
-      return await work();
-    } finally {
-      summary[key] += Date.now() - started;
-    }
-  };
 
   // The notifies of committed leagues are awaited even when a later league's step throws (the tick fails then, but
   // what was committed is still told).
@@ -96,91 +183,22 @@ export async function runFeed(sql: Sql, settings: FeedSettings, now: Date): Prom
   };
   try {
     for (let i = 0; i < linked && client.canRequest(); i++) {
-      const [league] = await timed("db_ms", () =>
-        atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`),
-      );
+      const started = Date.now();
+      const [league] = await atTime(sql, now, (tx) => tx<Claimed[]>`select * from private.claim_due_feed_league(${now})`);
+      summary.db_ms += Date.now() - started;
       if (!league) break;
       summary.leagues++;
-      const label = `${league.league} ${league.season} (${league.code} ${league.season_year})`;
-
-      if (!settings.token) {
-        await timed("db_ms", () =>
-          recordFailure(
-            sql,
-            now,
-            league,
-            { kind: "auth", message: "FOOTBALL_DATA_TOKEN is not set: the feed cannot be read.", retryAfterSeconds: null },
-            0,
-          ),
-        );
+      const outcome = await syncClaimedLeague(sql, client, settings, now, league, summary, notifying);
+      if (outcome.kind === "failed") {
         summary.failed++;
         continue;
       }
-      const before = client.requests;
-      const answer = await timed("http_ms", () => client.competitionMatches(league.code, league.season_year));
-      const requests = client.requests - before;
-      if (!answer.ok) {
-        console.warn(`feed ${label}: ${answer.failure.message}`);
-        await timed("db_ms", () => recordFailure(sql, now, league, answer.failure, requests));
-        summary.failed++;
-        continue;
-      }
-      const mapped = mapMatchesResponse(answer.body);
-      if (!mapped.ok) {
-        console.warn(`feed ${label}: ${mapped.error}`);
-        await timed("db_ms", () =>
-          recordFailure(sql, now, league, { kind: "malformed", message: mapped.error, retryAfterSeconds: null }, requests),
-        );
-        summary.failed++;
-        continue;
-      }
-      if (mapped.skipped.length > 0) {
-        const reasons = [...new Set(mapped.skipped.map((s) => s.reason))].slice(0, 5).join("; ");
-        console.warn(`feed ${label}: ${mapped.skipped.length} match(es) skipped: ${reasons}`);
-      }
-      try {
-        const [{ result }] = await timed("db_ms", () =>
-          atTime(
-            sql,
-            now,
-            (tx) => tx<{ result: SyncSummary }[]>`
-              select private.sync_feed_league(${league.league}, ${league.season}, ${tx.json(mapped.rows as never)}, ${now}, ${requests}::int)
-                       as result`,
-          ),
-        );
-        const r = typeof result === "string" ? (JSON.parse(result) as SyncSummary) : result;
-        // Committed (atTime returned): tell the live pages of the match days it wrote, while the job goes on.
-        const matchDays = Array.isArray(r.match_days) ? r.match_days.filter((md) => Number.isInteger(md)) : [];
-        if (settings.notifyLive && matchDays.length > 0) {
-          notifying.push(
-            settings
-              .notifyLive(matchDays.map((matchDay) => ({ league: league.league, season: league.season, matchDay })))
-              .catch((error: unknown) => {
-                console.error(`feed ${label}: live notify failed: ${String((error as Error)?.message ?? error).slice(0, 300)}`);
-                return { notified: 0, failed: matchDays.length };
-              }),
-          );
-        }
-        summary.synced++;
-        summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
-        summary.results += r.results ?? 0;
-        summary.corrections += r.corrections ?? 0;
-        summary.skipped += (r.skipped ?? 0) + mapped.skipped.length;
-      } catch (error) {
-        // Nothing of this league was written (one transaction); the next attempt comes after the backoff.
-        const message = String((error as Error)?.message ?? error).slice(0, 300);
-        console.error(`feed ${label}: could not save: ${message}`);
-        await timed("db_ms", () =>
-          recordFailure(
-            sql,
-            now,
-            league,
-            { kind: "refused", message: `The feed's data could not be saved: ${message}`, retryAfterSeconds: null },
-            requests,
-          ),
-        );
-        summary.failed++;
-      }
+      const r = outcome.summary;
+      summary.synced++;
+      summary.fixtures += (r.created ?? 0) + (r.updated ?? 0);
+      summary.results += r.results ?? 0;
+      summary.corrections += r.corrections ?? 0;
+      summary.skipped += (r.skipped ?? 0) + outcome.skippedMatches;
     }
   } catch (error) {
     await told();

@@ -24,6 +24,12 @@ export const STATUS_TO_STATE: Readonly<Record<string, FeedState>> = {
 export interface FeedRow {
   id: number;
   kickoff: string;
+  /**
+   * Whether the kickoff's time is known. SCHEDULED: the date is set and the time is not, and the service sends 00:00
+   * UTC of that date (decision 027): the game shows "Time TBC" and no deadline counts it. Every other status has a
+   * time (TIMED, and a match that is on, over or moved).
+   */
+  time_confirmed: boolean;
   match_day: number;
   state: FeedState;
   live_status: "IN_PLAY" | "PAUSED" | null;
@@ -116,6 +122,7 @@ export function mapMatch(raw: unknown): { row: FeedRow } | { skipped: Skipped } 
     row: {
       id: m.id,
       kickoff,
+      time_confirmed: m.status !== "SCHEDULED",
       match_day: m.matchday,
       state,
       live_status: state === "live" ? (m.status as "IN_PLAY" | "PAUSED") : null,
