@@ -22,6 +22,26 @@ import {
 const kind = inject("dbKind");
 const VARIANTS: ImitationVariant[] = ["spec", "extras", "no-views"];
 
+/** The spec's columns of the original tables: part 1 section 3 and part 2 section 3 (their union), in its words. */
+const SPEC_COLUMNS: Record<string, string> = {
+  profiles: `id email role username full_name display_name name team_name date_of_birth gender time_zone analytics_consent
+             analytics_consent_at notifications_enabled fcm_token fcm_token_updated_at`,
+  competitions: `id name type league season start_date start_match_day current_match_day status registration_status
+                 visibility registration_key prize knockout_winner created_by player_count created_at first_kickoff_time
+                 total_match_days prize_title prize_description prize_terms_url prize_image_url`,
+  user_selections: "id user_id competition_id league season match_day status",
+  team_selections: "id user_id competition_id match_day fixture_id selected_team prediction created_at team",
+  fixtures: "id league season match_day kickoff_time home_team away_team home_score away_score status result",
+  matchdays: "league season match_day first_kickoff_time",
+  release_notes: "id version title content release_date is_published created_by",
+  scout_entries: "id competition_id user_id match_day league season entry_index total_points exact_count locked created_at",
+  scout_predictions: "id scout_entry_id fixture_id home_goals away_goals points_awarded exact",
+  tickets: "id user_id ticket_type target_competition_id used created_at",
+  knockout_leaderboard_view: "competition_id user_id user_username status knocked_out_on current_selection",
+  user_competition_stats_view: `competition_id competition competition_type user_id username first_kickoff_time rank wins
+                                draws losses goals_for goals_against points has_selection current_selection status`,
+};
+
 /** The pick of a membership's last picked match day won (from the original's own fixtures). */
 const LAST_PICK = `
   select us.user_id, us.competition_id, t.match_day as last_pick,
@@ -70,6 +90,21 @@ describe.skipIf(kind !== "postgres").each(VARIANTS)("db:adopt on the '%s' imitat
     await owner?.end({ timeout: 5 });
     await su?.end({ timeout: 5 });
     await imitation?.drop();
+  });
+
+  it("had exactly the spec's columns (spec, no-views) or more (extras), and the views only where the variant has them", async () => {
+    const rows = await su<{ table_name: string; columns: string[] }[]>`
+      select table_name::text, array_agg(column_name::text) as columns
+        from information_schema.columns where table_schema = 'original_app' and table_name = any(${Object.keys(SPEC_COLUMNS)})
+       group by 1`;
+    const found = Object.fromEntries(rows.map((r) => [r.table_name, [...r.columns].sort()]));
+    for (const [table, list] of Object.entries(SPEC_COLUMNS)) {
+      const spec = list.split(/\s+/).sort();
+      if (table.endsWith("_view") && variant === "no-views") expect(found[table], table).toBeUndefined();
+      else if (variant === "extras") expect(found[table], table).toEqual(expect.arrayContaining(spec));
+      else expect(found[table], table).toEqual(spec);
+    }
+    if (variant === "extras") expect(found.user_selections).toContain("knocked_out_on");
   });
 
   it("adopts, carrying every row of a live player and keeping every original row in original_app", async () => {
