@@ -190,3 +190,34 @@ describe.skipIf(kind !== "postgres").each(VARIANTS)("db:adopt on the '%s' imitat
     expect(officeKey).toEqual([{ key: rows[1].registration_key }]);
   });
 });
+
+describe.skipIf(kind !== "postgres")("db:adopt when the original's knockout view fails when read (real PostgreSQL only)", () => {
+  let imitation: Imitation;
+  afterAll(() => imitation?.drop());
+
+  it("says so, derives the elimination match days from the picks and results, and adopts", async () => {
+    imitation = await createSupabaseImitation(inject("dbAdminUrl"), `footy_adopt_badview_${process.pid}`);
+    await seedOriginal(imitation.superUrl, SMALL);
+    const owner = connect(imitation.url, { max: 1 });
+    try {
+      await owner.unsafe(`
+        create function public.broken_rank() returns integer language plpgsql as $$ begin raise exception 'no rank'; end $$;
+        alter view public.knockout_leaderboard_view rename to knockout_leaderboard_base;
+        create view public.knockout_leaderboard_view as
+          select competition_id, user_id, user_username, status, knocked_out_on + public.broken_rank() as knocked_out_on,
+                 current_selection
+            from public.knockout_leaderboard_base`);
+      const [{ n }] = await owner<{ n: number }[]>`select count(*)::int as n from public.user_selections where status = 'eliminated'`;
+      const report = await adopt(owner, MIGRATIONS_DIR);
+      expect(report.state).toBe("adopted");
+      expect(report.knockoutView).toBe("unreadable");
+      expect(report.eliminations).toEqual({ fromColumn: 0, fromView: 0, fromPicks: n });
+      const [ned] = await owner<{ knocked_out_on: number }[]>`
+        select us.knocked_out_on from public.user_selections us join account.accounts a on a.id = us.user_id
+         where a.email = ${PEOPLE.ned.email}`;
+      expect(ned.knocked_out_on).toBe(3);
+    } finally {
+      await owner.end({ timeout: 5 });
+    }
+  });
+});
