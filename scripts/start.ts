@@ -2,6 +2,7 @@
 import path from "node:path";
 import postgres from "postgres";
 import { ROOT, buildApp, freePort, localVapidKeys, startDatabase, startSchedulerWorker, startWorker, workerVars } from "./app-server";
+import { OriginalTablesRefused } from "./db/original-guard";
 import { startFeedSimulator, type FeedSimulator } from "./feed-simulator";
 
 const PUSH_VARS = [
@@ -18,7 +19,12 @@ const log = (m: string) => console.log(`[footycoach] ${m}`);
 async function main() {
   const port = Number(process.env.PORT ?? 8787);
   const dataDir = path.resolve(ROOT, process.env.DATA_DIR ?? ".data");
-  const db = await startDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, seed: true, log });
+  const db = await startDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir, seed: true, log }).catch((error: unknown) => {
+    // The original app's tables (DATABASE_URL naming the hosted project before db:adopt): one line, nothing changed.
+    if (!(error instanceof OriginalTablesRefused)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  });
   log(db.kind === "pglite" ? `embedded database in ${dataDir}` : "using DATABASE_URL");
   let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
   let scheduler: Awaited<ReturnType<typeof startWorker>> | undefined;

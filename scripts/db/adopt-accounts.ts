@@ -13,8 +13,13 @@
  *   'password_reset', and the player sets a password with Forgot Password;
  * - an e-mail already taken (an existing account, or the same address twice in different case) skips that user
  *   and is counted; it never aborts the copy.
+ *
+ * Only id, email and encrypted_password are required of auth.users; the other columns read (deleted_at,
+ * banned_until, email_confirmed_at, last_sign_in_at, created_at: added to Supabase Auth over the years) are looked
+ * up in information_schema and read when present (decision 026).
  */
 import type postgres from "postgres";
+import { Columns } from "./original-shape";
 
 export interface AccountsReport {
   candidates: number;
@@ -30,11 +35,18 @@ export interface AccountsReport {
 
 /** The one statement set of the carry-over, inside the caller's transaction. Re-running copies nothing twice. */
 export async function copyAuthAccounts(tx: postgres.TransactionSql): Promise<AccountsReport> {
+  const auth = await Columns.of(tx, "auth");
+  const u = (column: string, fallback: string) => auth.or("u", "users", column, fallback);
+  const deletedAt = u("deleted_at", "null::timestamptz");
+  const bannedUntil = u("banned_until", "null::timestamptz");
+  const confirmedAt = u("email_confirmed_at", "null::timestamptz");
+  const lastSignIn = u("last_sign_in_at", "null::timestamptz");
+  const createdAt = u("created_at", "null::timestamptz");
   await tx.unsafe(`
     create temporary table adopt_auth_users on commit drop as
     select u.id,
            lower(btrim(u.email)) as email,
-           u.deleted_at is not null as soft_deleted,
+           ${deletedAt} is not null as soft_deleted,
            -- the account.accounts e-mail rule: lower-case, trimmed, 3..254 characters, an @ after the first
            (u.email is not null and char_length(btrim(u.email)) between 3 and 254 and position('@' in btrim(u.email)) > 1) as usable_email,
            case when u.encrypted_password ~ '^\\$2[by]\\$' then '$2a$' || substr(u.encrypted_password, 5)
@@ -43,16 +55,16 @@ export async function copyAuthAccounts(tx: postgres.TransactionSql): Promise<Acc
                 else u.encrypted_password end as password_hash,
            u.encrypted_password ~ '^\\$2[by]\\$' as rewritten,
            -- a ban first (a reset never lifts it), then a hash that cannot be checked
-           case when u.banned_until > now() then 'banned'
+           case when ${bannedUntil} > now() then 'banned'
                 when coalesce(u.encrypted_password, '') !~ '^\\$2[aby]\\$' then 'password_reset' end as login_hold,
-           u.email_confirmed_at as confirmed_at,
-           case when u.banned_until > now() then u.banned_until end as login_hold_until,
-           coalesce(u.created_at, now()) as created_at,
+           ${confirmedAt} as confirmed_at,
+           case when ${bannedUntil} > now() then ${bannedUntil} end as login_hold_until,
+           coalesce(${createdAt}, now()) as created_at,
            -- of several rows with one address (in any case) one keeps it: the one spelled in lower case (how
            -- Supabase Auth stores addresses it was given), then a confirmed one, then the last to sign in
            row_number() over (partition by lower(btrim(u.email))
-                              order by (u.email = lower(btrim(u.email))) desc, u.email_confirmed_at is null,
-                                       u.last_sign_in_at desc nulls last, u.created_at, u.id) as nth
+                              order by (u.email = lower(btrim(u.email))) desc, ${confirmedAt} is null,
+                                       ${lastSignIn} desc nulls last, ${createdAt}, u.id) as nth
       from auth.users u;
 
     create temporary table adopt_copied (id uuid primary key) on commit drop;

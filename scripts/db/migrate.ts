@@ -1,13 +1,15 @@
 /**
  * Applies supabase/migrations/<version>_<name>.sql in filename order, each file in its own transaction, and
  * records it in supabase_migrations.schema_migrations: the table the Supabase CLI keeps, so `supabase db push`
- * and this runner agree on what has been applied. Idempotent: a second run applies nothing.
+ * and this runner agree on what has been applied. Idempotent: a second run applies nothing. A database that
+ * still holds the original app's tables is refused before anything is written (./original-guard.ts).
  *
- *   DATABASE_URL=postgres://... npx tsx scripts/db/migrate.ts [dir]
+ *   DATABASE_URL=postgres://... npm run db:migrate [dir]
  */
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import postgres from "postgres";
+import { OriginalTablesRefused, refuseOriginalTables } from "./original-guard";
 import { runIfMain } from "./run-main";
 
 export interface Migration {
@@ -51,12 +53,14 @@ export const HISTORY_DDL = `
 
 /**
  * Applies pending migrations; returns the ones applied (empty when up to date). Safe to run concurrently:
- * each migration's transaction takes an advisory lock and re-checks the history first.
+ * each migration's transaction takes an advisory lock and re-checks the history first. Throws
+ * OriginalTablesRefused, having written nothing, on a database that still holds the original app's tables.
  */
 export async function migrate(sql: postgres.Sql, dir = "supabase/migrations"): Promise<Migration[]> {
   const migrations = await listMigrations(dir);
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(${LOCK[0]}, ${LOCK[1]})`;
+    await refuseOriginalTables(tx);
     await tx.unsafe(HISTORY_DDL);
   });
 
@@ -100,6 +104,10 @@ async function main() {
     const applied = await migrate(sql, dir);
     if (applied.length === 0) console.log("Database is up to date; no migration applied.");
     for (const m of applied) console.log(`applied ${m.version}_${m.name}`);
+  } catch (error) {
+    if (!(error instanceof OriginalTablesRefused)) throw error;
+    console.error(error.message);
+    process.exitCode = 2;
   } finally {
     await sql.end({ timeout: 5 });
   }
