@@ -8,12 +8,19 @@ import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/for
 import { todayIn } from "~/lib/validation";
 import { adminCompetitionSchema, adminCreateCompetition, CREATED } from "~/models/admin-competitions.server";
 import { redirectWithToast } from "~/toast.server";
+import { safeTimeZone } from "~/lib/date-format";
+import { creationMatchDaysQuery, toCreationOptions } from "~/models/competitions.server";
+import { requireUserWith } from "~/session.server";
 
 /** Admin panel, Create Competition (/admin/competitions): public competitions of any listed league and season. */
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
+  // The form's leagues and seasons travel with the session check (one round trip); the role is checked on its answer.
+  const { data: rows } = await requireUserWith(request, context, (userId) =>
+    context.db.asUser(userId, (sql) => creationMatchDaysQuery(sql)),
+  );
   const user = await requireAdmin(request, context);
-  return { today: todayIn(context.now, user.timeZone) };
+  return { today: todayIn(context.now, user.timeZone), timeZone: safeTimeZone(user.timeZone), choices: toCreationOptions(rows) };
 }
 
 const FIELDS = [
@@ -28,6 +35,14 @@ const FIELDS = [
   "prizeDescription",
   "prizeTermsUrl",
   "prizeImageUrl",
+  "lives",
+  "draws",
+  "missedPick",
+  "everyoneOut",
+  "winPoints",
+  "drawPoints",
+  "lossPoints",
+  "joker",
 ] as const;
 
 /** The submitted text fields, echoed back so a refused form keeps what was typed (without JavaScript too). */
@@ -66,9 +81,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
 type ActionData = { intent: string; message: string | null; values?: CreateCompetitionValues };
 
 export default function AdminCreateCompetition() {
-  const { today } = useLoaderData<typeof loader>();
+  const { today, timeZone, choices } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ActionData | undefined;
   // A refusal shows once, inline above the form (no toast beside it); a success is the redirect's toast.
   const refused = actionData?.intent === "create-competition" ? actionData : null;
-  return <CreateCompetitionSection today={today} error={refused?.message ?? null} values={refused?.values ?? null} />;
+  return (
+    <CreateCompetitionSection
+      today={today}
+      timeZone={timeZone}
+      choices={choices}
+      error={refused?.message ?? null}
+      values={refused?.values ?? null}
+    />
+  );
 }
