@@ -35,6 +35,7 @@ import {
 } from "~/models/competition-detail.server";
 import { registerMessage, setSelectionMessage, unregisterMessage } from "~/lib/outcome-messages";
 import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
+import { updateRules } from "~/loaders/competition-actions.server";
 import { formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
 import { groupFixtures } from "~/models/fixture-rows.server";
@@ -157,6 +158,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return unregister(act);
     case "set-selection":
       return setSelection(act, form);
+    case "update-rules":
+      return updateRules(act, form);
     default:
       return unknownIntent();
   }

@@ -17,10 +17,10 @@ import { pageFrom } from "~/lib/paging";
 import { RegistrationKeyDialog, type JoinActionData } from "~/components/RegistrationKeyDialog";
 import { LIST_FILTER_FIELDS, listFiltersFrom } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
-import { CREATE_LEAGUES, CREATE_SEASONS, CREATE_TYPE_VALUES, PLAYER_CREATE_DEFAULTS } from "~/lib/competition-options";
 import { joinMessage } from "~/lib/outcome-messages";
-import { startDateField, todayIn } from "~/lib/validation";
-import { createPrivateCompetition, joinCompetition, listCompetitions } from "~/models/competitions.server";
+import { todayIn } from "~/lib/validation";
+import { joinCompetition, listCompetitions } from "~/models/competitions.server";
+import { createPrivateCompetition, readCreateForm } from "~/models/competition-creation.server";
 import { readForm } from "~/lib/forms.server";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { requireSessionCookie, requireUser, requireUserWith, writeAsUser } from "~/session.server";
@@ -69,36 +69,6 @@ const JoinSchema = z.object({
   registrationKey: z.string().max(100).optional(),
 });
 
-// ---------- private competition creation form ----------
-
-const REQUIRED = "Please fill in all required fields.";
-const MATCH_DAY = "Start Match Day must be a positive whole number.";
-
-/** The creation form (section 5); `today` is the player's calendar date (YYYY-MM-DD). */
-function createPrivateSchema(today: string, isAdmin: boolean) {
-  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
-  return z
-    .object({
-      name: required.max(100, "Competition name must be at most 100 characters."),
-      type: isAdmin ? z.enum(CREATE_TYPE_VALUES, { error: REQUIRED }) : z.any(),
-      league: isAdmin ? z.enum(CREATE_LEAGUES, { error: REQUIRED }) : z.any(),
-      season: isAdmin ? z.enum(CREATE_SEASONS, { error: REQUIRED }) : z.any(),
-      startDate: startDateField(today),
-      startMatchDay: required
-        .regex(/^\d+$/, MATCH_DAY)
-        .transform(Number)
-        .refine((n) => Number.isSafeInteger(n) && n >= 1, MATCH_DAY),
-    })
-    .transform((v) => ({
-      name: v.name,
-      type: isAdmin ? (v.type as string) : PLAYER_CREATE_DEFAULTS.type,
-      league: isAdmin ? (v.league as string) : PLAYER_CREATE_DEFAULTS.league,
-      season: isAdmin ? (v.season as string) : PLAYER_CREATE_DEFAULTS.season,
-      startDate: v.startDate,
-      startMatchDay: v.startMatchDay,
-    }));
-}
-
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireSessionCookie(request, context);
   const form = await readForm(request);
@@ -134,22 +104,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === "create-private") {
     const user = await requireUser(request, context);
-    const isAdmin = user.role === "admin";
     const back = safeRedirect(form.get("redirectTo"), "/competitions?create=1");
-    const parsed = createPrivateSchema(todayIn(context.now, user.timeZone), isAdmin).safeParse({
-      name: form.get("name") ?? "",
-      type: form.get("type") ?? "",
-      league: form.get("league") ?? "",
-      season: form.get("season") ?? "",
-      startDate: form.get("startDate") ?? "",
-      startMatchDay: form.get("startMatchDay") ?? "",
-    });
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? "Please fill in all required fields.";
+    // Every player chooses type, league, season, start match day and the rules (decision 028); SQL checks again.
+    const parsed = readCreateForm(form, todayIn(context.now, user.timeZone));
+    if (!parsed.ok) {
+      const message = parsed.message;
       const body = { intent: "create-private" as const, ok: false as const, type: "info" as const, message };
       return js ? data(body, { status: 400 }) : redirectWithToast(context.env, back, { type: "info", message });
     }
-    const result = await createPrivateCompetition(context.db, user.id, parsed.data);
+    const result = await createPrivateCompetition(context.db, user.id, parsed.input);
     await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
     if (!result.ok) {
       const body = { intent: "create-private" as const, ...result };

@@ -1,24 +1,23 @@
-import type { ActionFunctionArgs, AppLoadContext, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { CompetitionErrorBoundary } from "~/components/CompetitionNotFound";
 import { competitionNotFound } from "~/lib/competition-not-found";
-import { z } from "zod";
 import { ConfirmDialog } from "~/components/ConfirmDialog";
 import { FixtureList } from "~/components/FixtureList";
 import { safeTimeZone } from "~/lib/date-format";
 import { selectionRefusalReason } from "~/lib/outcome-messages";
 import { groupFixtures } from "~/models/fixture-rows.server";
-import { getTeamSelectionPage, saveTeamSelection, type SaveSelectionCode } from "~/models/selections.server";
+import { getTeamSelectionPage } from "~/models/selections.server";
+import { jokerAction, selectTeam } from "~/loaders/select-team-actions.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
-import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/pages/selection.css?url";
 import { Countdown } from "~/components/Countdown";
 import { TeamBadge } from "~/components/TeamBadge";
 import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
 import { PageLoading } from "~/components/PageLoading";
 import { usePending } from "~/components/usePending";
-import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
 import { StatusBadge } from "~/components/Badges";
 
@@ -28,13 +27,19 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },
 ];
 
+/** `?md=N`: a coming match day to plan for (getTeamSelectionPage shows the current one for anything else). */
+function matchDayParam(url: URL): number | null {
+  const md = url.searchParams.get("md");
+  return md && /^\d{1,3}$/.test(md) ? Number(md) : null;
+}
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const competitionId = params.competitionId;
+  const url = new URL(request.url);
   const { user, data: page } = await requireUserWith(request, context, async (userId) =>
-    isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId) : null,
+    isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId, matchDayParam(url)) : null,
   );
   if (!page) competitionNotFound();
-  const url = new URL(request.url);
   const timeZone = safeTimeZone(user.timeZone);
   const member = page.membership;
   const eliminated = member?.status === "eliminated";
@@ -66,57 +71,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const SelectSchema = z.object({ team: z.string().trim().min(1).max(60) });
-
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireSessionCookie(request, context);
   if (!isUuid(params.competitionId)) competitionNotFound();
   const form = await readForm(request);
   switch (intentOf(form)) {
     case "select":
-      return select(request, context, params.competitionId, form);
+      return selectTeam(request, context, params.competitionId, form);
+    case "joker":
+      return jokerAction(request, context, params.competitionId, form);
     default:
       return unknownIntent();
   }
-}
-
-/** Saves the player's pick for the current match day; the database decides whether it is allowed. */
-async function select(request: Request, context: AppLoadContext, competitionId: string, form: FormData) {
-  const here = `/select-team/${competitionId}`;
-  const parsed = parseForm(form, SelectSchema);
-  if (!parsed.ok) return invalid(parsed.errors, "Failed to save team selection.");
-
-  // What the player chose, kept by the form when nothing could be saved (the dialog stays open: Yes tries again).
-  const echo = { team: parsed.data.team };
-  let code: SaveSelectionCode;
-  try {
-    // The pick travels with the session check and its COMMIT in one message (one round trip; decision 024): the
-    // competition row it locks is held for the database's own time, not a round trip to the Worker and back. It
-    // counts only if the session is confirmed (else it ran with no identity and wrote nothing).
-    ({ data: code } = await requireUserWith(request, context, (userId) => {
-      const saving = saveTeamSelection(context.db, userId, competitionId, parsed.data.team);
-      context.db.commitWithQueued();
-      return saving;
-    }));
-  } catch (error) {
-    // The login redirect, or a 400 for a value the database cannot take.
-    if (error instanceof Response && error.status !== 503) throw error;
-    // Nothing was saved: the database is unavailable (down, restarting, no pooled connection), or the message
-    // failed (its COMMIT included). The spec's failure text with 503, never a stack trace, and the form keeps the
-    // chosen team so that Yes tries again.
-    if (!(error instanceof Response)) console.error("save_team_selection failed:", (error as Error)?.message ?? error);
-    return invalid({}, "Failed to save team selection.", 503, echo);
-  }
-  if (code === "saved") {
-    // The success toast only after the COMMIT: a failed one answers the spec's failure text with 503.
-    const failed = await commitOrRefuse(context.db, "Failed to save team selection.", echo);
-    if (failed) return failed;
-    return redirectWithToast(context.env, here, { type: "success", message: "Team selection saved successfully!" });
-  }
-  return redirectWithToast(context.env, `${here}?error=${encodeURIComponent(code)}`, {
-    type: "error",
-    message: "Failed to save team selection.",
-  });
 }
 
 export default function TeamSelectionPage() {
