@@ -1,3 +1,4 @@
+import { PickedTeam } from "~/components/Badges";
 import type { KnockoutRoute } from "~/lib/live";
 
 /**
@@ -44,7 +45,7 @@ export function KnockoutRouteView({
         <ul aria-label="Teams used">
           {route.used.map((u) => (
             <li key={`${u.matchDay}-${u.team}`}>
-              Match Day {u.matchDay}: {u.team}
+              Match Day {u.matchDay}: <PickedTeam team={u.team} autoPicked={u.autoPicked} />
             </li>
           ))}
         </ul>

@@ -6,7 +6,8 @@ import { RULE_MESSAGES, rulesSchema } from "~/lib/competition-rules";
 import { UUID_PATTERN } from "~/lib/ids";
 import { registerMessage, setSelectionMessage, unregisterMessage } from "~/lib/outcome-messages";
 import { setPlayerSelection, type SetSelectionCode } from "~/models/competition-detail.server";
-import { joinCompetition, unregisterCompetition, updateCompetitionRules } from "~/models/competitions.server";
+import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
+import { RULES_SAVED, updateCompetitionRules } from "~/models/competition-creation.server";
 import { writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
@@ -86,5 +87,4 @@ export async function updateRules({ request, context, competitionId }: Competiti
   return redirectWithToast(context.env, `/competition/${competitionId}`, { type: "success", message: RULES_SAVED });
 }
 
-const RULES_SAVED = "Rules saved.";
-const RULES_NOT_SAVED = "Failed to save the rules. Please try again.";
+const RULES_NOT_SAVED = "Failed to save the rules.";

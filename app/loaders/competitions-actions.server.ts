@@ -1,13 +1,12 @@
 import { data, redirect, type AppLoadContext } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { listHref } from "~/lib/competition-filters";
-import { competitionChoiceSchema, rulesSchema } from "~/lib/competition-rules";
 import { formFieldOfMessage, type CompetitionFormField } from "~/lib/competition-form-fields";
-import { formFields } from "~/lib/forms.server";
 import { joinMessage } from "~/lib/outcome-messages";
 import { safeRedirect } from "~/lib/safe-redirect";
-import { startDateField, todayIn } from "~/lib/validation";
-import { createPrivateCompetition, joinCompetition } from "~/models/competitions.server";
+import { todayIn } from "~/lib/validation";
+import { joinCompetition } from "~/models/competitions.server";
+import { createPrivateCompetition, readCreateForm } from "~/models/competition-creation.server";
 import { requireUser, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
@@ -42,7 +41,9 @@ export async function joinFromList(request: Request, context: AppLoadContext, fo
   }
   const { competitionId, registrationKey } = parsed.data;
   // Without a username the database answers no_username (below), so the join needs no check before it.
-  const result = await writeAsUser(request, context, (userId) => joinCompetition(context.db, userId, competitionId, registrationKey ?? null));
+  const result = await writeAsUser(request, context, (userId) =>
+    joinCompetition(context.db, userId, competitionId, registrationKey ?? null),
+  );
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (result.code === "no_username") throw redirect(`/setup-profile?redirectTo=${encodeURIComponent(back)}`);
   const toast = joinMessage(result);
@@ -55,39 +56,24 @@ export async function joinFromList(request: Request, context: AppLoadContext, fo
 
 // ---------- private competition creation form ----------
 
-const REQUIRED = "Please fill in all required fields.";
-
-/**
- * The creation form (spec part 1 §5 and the rules file's "The organiser's rules"): name and start date, then the
- * choice every creator makes (type, league, season, start match day) and the rules; `today` is the player's
- * calendar date (YYYY-MM-DD). create_private_competition checks all of it again with the same messages.
- */
-function createPrivateSchema(today: string) {
-  const required = z.string({ error: REQUIRED }).trim().min(1, REQUIRED);
-  return z.object({
-    name: required.max(100, "Competition name must be at most 100 characters."),
-    ...competitionChoiceSchema.shape,
-    startDate: startDateField(today),
-  });
-}
-
 type CreateRefusal = { intent: "create-private"; ok: false; type: "info" | "error"; message: string; field: CompetitionFormField | null };
 
+/**
+ * Creates a private competition (spec part 1 §5 and the rules file's "The organiser's rules": every creator chooses
+ * type, league, season, start match day and the rules). A refusal comes back with the field it is about, so the
+ * modal shows it there (with JavaScript; without, the modal opens again with the message as a toast).
+ */
 export async function createPrivate(request: Request, context: AppLoadContext, form: FormData) {
   const js = form.get("_js") === "1";
   const user = await requireUser(request, context);
   const back = safeRedirect(form.get("redirectTo"), "/competitions?create=1");
-  const fields = formFields(form);
-  const choice = createPrivateSchema(todayIn(context.now, user.timeZone)).safeParse(fields);
-  const rules = choice.success ? rulesSchema.safeParse(fields) : null;
   const refuse = (message: string, type: "info" | "error", status: number) => {
     const body: CreateRefusal = { intent: "create-private", ok: false, type, message, field: formFieldOfMessage(message) };
     return js ? data(body, { status }) : redirectWithToast(context.env, back, { type, message });
   };
-  if (!choice.success) return refuse(choice.error.issues[0]?.message ?? REQUIRED, "info", 400);
-  if (!rules?.success) return refuse(rules?.error.issues[0]?.message ?? REQUIRED, "info", 400);
-
-  const result = await createPrivateCompetition(context.db, user.id, { ...choice.data, rules: rules.data });
+  const parsed = readCreateForm(form, todayIn(context.now, user.timeZone));
+  if (!parsed.ok) return refuse(parsed.message, "info", 400);
+  const result = await createPrivateCompetition(context.db, user.id, parsed.input);
   await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
   if (!result.ok) return refuse(result.message, result.type, result.type === "info" ? 400 : 500);
   if (js) return data({ intent: "create-private" as const, ...result });

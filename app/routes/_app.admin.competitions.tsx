@@ -6,10 +6,11 @@ import { CreateCompetitionSection, type CreateCompetitionValues } from "~/compon
 import { ADMIN_PATHS } from "~/components/admin/sections";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { todayIn } from "~/lib/validation";
+import { rulesFromForm } from "~/lib/competition-rules";
 import { adminCompetitionSchema, adminCreateCompetition, CREATED } from "~/models/admin-competitions.server";
 import { redirectWithToast } from "~/toast.server";
 import { safeTimeZone } from "~/lib/date-format";
-import { creationMatchDaysQuery, toCreationOptions } from "~/models/competitions.server";
+import { creationMatchDaysQuery, toCreationOptions } from "~/models/competition-creation.server";
 import { requireUserWith } from "~/session.server";
 
 /** Admin panel, Create Competition (/admin/competitions): public competitions of any listed league and season. */
@@ -62,7 +63,10 @@ async function createCompetitionAction({ form, user, context }: Ctx) {
   const values = submitted(form);
   const parsed = parseForm(form, adminCompetitionSchema(todayIn(context.now, user.timeZone)));
   if (!parsed.ok) return invalid(parsed.errors, parsed.message, 400, { intent, values });
-  const result = await adminCreateCompetition(context.db, user.id, parsed.data);
+  // The organiser's rules (decision 028): the same fields and messages as the private form; SQL checks again.
+  const rules = rulesFromForm(form);
+  if (!rules.ok) return invalid({}, rules.message, 400, { intent, values });
+  const result = await adminCreateCompetition(context.db, user.id, { ...parsed.data, rules: rules.rules });
   if (result.ok) return redirectWithToast(context.env, ADMIN_PATHS.create, { type: "success", message: CREATED });
   return invalid({}, result.message, result.status, { intent, values });
 }

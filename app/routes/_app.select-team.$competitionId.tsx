@@ -7,7 +7,7 @@ import { formatDeadline, safeTimeZone } from "~/lib/date-format";
 import { selectionRefusalReason } from "~/lib/outcome-messages";
 import { groupFixtures } from "~/models/fixture-rows.server";
 import { getTeamSelectionPage } from "~/models/selections.server";
-import { joker, select } from "~/loaders/select-team-actions.server";
+import { jokerAction, selectTeam } from "~/loaders/select-team-actions.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
 import css from "~/styles/pages/selection.css?url";
 import { Countdown } from "~/components/Countdown";
@@ -99,9 +99,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   switch (intentOf(form)) {
     case "select":
-      return select(request, context, params.competitionId, form);
+      return selectTeam(request, context, params.competitionId, form);
     case "joker":
-      return joker(request, context, params.competitionId, form);
+      return jokerAction(request, context, params.competitionId, form);
     default:
       return unknownIntent();
   }

@@ -11,7 +11,9 @@ import type { CompetitionFormField } from "~/lib/competition-form-fields";
  */
 
 /** The rules as the form's strings (a refused form's echo, or a competition's rules). */
-export type RulesFieldValues = Partial<Record<"lives" | "draws" | "missedPick" | "everyoneOut" | "winPoints" | "drawPoints" | "lossPoints" | "joker", string>>;
+export type RulesFieldValues = Partial<
+  Record<"lives" | "draws" | "missedPick" | "everyoneOut" | "winPoints" | "drawPoints" | "lossPoints" | "joker", string>
+>;
 
 export function rulesFieldValues(rules: CompetitionRules): RulesFieldValues {
   return {
@@ -27,6 +29,12 @@ export function rulesFieldValues(rules: CompetitionRules): RulesFieldValues {
 }
 
 const DEFAULT_VALUES = rulesFieldValues(DEFAULT_RULES);
+
+/** The values to show: the given ones, the default for any left blank (a field of the other type's group was not sent). */
+function shown(values: RulesFieldValues | null | undefined): Required<RulesFieldValues> {
+  const given = Object.fromEntries(Object.entries(values ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+  return { ...DEFAULT_VALUES, ...given } as Required<RulesFieldValues>;
+}
 
 interface ErrorProps {
   /** A refusal and the field it is about (formFieldOfMessage). */
@@ -104,20 +112,20 @@ const POINTS = [
 
 /** The knockout's rules: lives, draws, a missed pick and what happens when everyone would be out. */
 function KnockoutRules({ idPrefix, values, error, off, titled }: GroupProps) {
-  const v = { ...DEFAULT_VALUES, ...values };
+  const v = shown(values);
   const at = (field: CompetitionFormField) => (error?.field === field ? error.message : null);
   return (
     <fieldset className="rules-group" hidden={off} disabled={off} data-rules="knockout">
       <legend className={titled ? undefined : "visually-hidden"}>Knockout rules</legend>
-      <RadioGroup idPrefix={idPrefix} name="lives" legend="Lives" options={RULE_OPTIONS.lives} value={v.lives!} error={at("lives")} />
-      <RadioGroup idPrefix={idPrefix} name="draws" legend="Draws" options={RULE_OPTIONS.draws} value={v.draws!} error={at("draws")} />
+      <RadioGroup idPrefix={idPrefix} name="lives" legend="Lives" options={RULE_OPTIONS.lives} value={v.lives} error={at("lives")} />
+      <RadioGroup idPrefix={idPrefix} name="draws" legend="Draws" options={RULE_OPTIONS.draws} value={v.draws} error={at("draws")} />
       <RadioGroup
         idPrefix={idPrefix}
         name="missedPick"
         legend="Missed pick"
         hint="Auto-pick: at the deadline a player without a pick gets their plan for that match day, else the allowed team highest in the league table."
         options={RULE_OPTIONS.missedPick}
-        value={v.missedPick!}
+        value={v.missedPick}
         error={at("missedPick")}
       />
       <RadioGroup
@@ -126,7 +134,7 @@ function KnockoutRules({ idPrefix, values, error, off, titled }: GroupProps) {
         legend="If everyone is out"
         hint="Roll-over: if every remaining player would go out on the same match day, nobody does. Joint winners: they win together."
         options={RULE_OPTIONS.everyoneOut}
-        value={v.everyoneOut!}
+        value={v.everyoneOut}
         error={at("everyoneOut")}
       />
     </fieldset>
@@ -135,14 +143,17 @@ function KnockoutRules({ idPrefix, values, error, off, titled }: GroupProps) {
 
 /** The season's rules: points for the picked team's win, draw and loss, and the joker. */
 function SeasonRules({ idPrefix, values, error, off, titled }: GroupProps) {
-  const v = { ...DEFAULT_VALUES, ...values };
+  const v = shown(values);
   const pointsError = error?.field === "points" ? error.message : null;
   const pointsErrorId = noteOf(idPrefix, "points");
   const pointsHintId = `${idPrefix}-points-hint`;
   return (
     <fieldset className="rules-group" hidden={off} disabled={off} data-rules="season">
       <legend className={titled ? undefined : "visually-hidden"}>Season rules</legend>
-      <fieldset className="field rules-choice" aria-describedby={[pointsError ? pointsErrorId : null, pointsHintId].filter(Boolean).join(" ")}>
+      <fieldset
+        className="field rules-choice"
+        aria-describedby={[pointsError ? pointsErrorId : null, pointsHintId].filter(Boolean).join(" ")}
+      >
         <legend>Points</legend>
         <div className="rules-points">
           {POINTS.map((p) => (
@@ -175,7 +186,7 @@ function SeasonRules({ idPrefix, values, error, off, titled }: GroupProps) {
         legend="Joker"
         hint="Once per competition a player may play the joker on a match day before its deadline: that match day's points count double."
         options={RULE_OPTIONS.joker}
-        value={v.joker!}
+        value={v.joker}
         error={error?.field === "joker" ? error.message : null}
       />
     </fieldset>
