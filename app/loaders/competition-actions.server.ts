@@ -8,7 +8,7 @@ import { registerMessage, setSelectionMessage, unregisterMessage } from "~/lib/o
 import { setPlayerSelection, type SetSelectionCode } from "~/models/competition-detail.server";
 import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
 import { RULES_SAVED, updateCompetitionRules } from "~/models/competition-creation.server";
-import { writeAsUser } from "~/session.server";
+import { requireUser, writeAsUser } from "~/session.server";
 import { redirectWithToast } from "~/toast.server";
 
 /*
@@ -77,7 +77,10 @@ export async function updateRules({ request, context, competitionId }: Competiti
     refused("update-rules", {}, message, status, { field: formFieldOfMessage(message), values });
   const parsed = rulesSchema.safeParse(fields);
   if (!parsed.success) return refuse(parsed.error.issues[0]?.message ?? RULE_MESSAGES.lives, 400);
-  const result = await writeAsUser(request, context, (userId) => updateCompetitionRules(context.db, userId, competitionId, parsed.data));
+  // The session is confirmed before the write, not in its message: update_competition_rules answers a refusal by
+  // raising (42501, P0001), which fails the whole message it travels in, the session check included.
+  const user = await requireUser(request, context);
+  const result = await updateCompetitionRules(context.db, user.id, competitionId, parsed.data);
   if (!result.ok) {
     await endRefusedWrite(context.db); // nothing was written: the refused statement rolled the request's transaction back
     return refuse(result.message, result.status);

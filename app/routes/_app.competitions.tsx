@@ -10,6 +10,7 @@ import { RegistrationKeyDialog, type JoinActionData } from "~/components/Registr
 import { LIST_FILTER_FIELDS, listFiltersFrom, listHref } from "~/lib/competition-filters";
 import { redirectPastLastPage } from "~/lib/last-page.server";
 import { todayIn } from "~/lib/validation";
+import type { CompetitionRules } from "~/lib/competition-rules";
 import { safeTimeZone } from "~/lib/date-format";
 import { listCompetitions } from "~/models/competitions.server";
 import { createPrivate, joinFromList } from "~/loaders/competitions-actions.server";
@@ -58,7 +59,7 @@ export default function Competitions() {
   const actionData = useActionData<typeof action>() as JoinActionData | { intent: string } | undefined;
   const location = useLocation();
   const navigate = useNavigate();
-  const [joining, setJoining] = useState<{ id: string; name: string } | null>(null);
+  const [joining, setJoining] = useState<{ id: string; name: string; type: string; rules: CompetitionRules } | null>(null);
 
   const here = listHref(location.pathname, location.search);
   // The key dialog's no-JS address.
@@ -105,7 +106,7 @@ export default function Competitions() {
               serverNow={serverNow}
               redirectTo={here}
               joinHref={joinHref(c.id)}
-              onOpenJoin={() => setJoining({ id: c.id, name: c.name })}
+              onOpenJoin={() => setJoining({ id: c.id, name: c.name, type: c.type, rules: c.rules })}
             />
           ))}
         </div>
@@ -118,6 +119,7 @@ export default function Competitions() {
           key={target.id}
           competitionId={target.id}
           competitionName={target.name}
+          competitionRules={target.type === "knockout" || target.type === "season" ? { type: target.type, rules: target.rules } : null}
           redirectTo={here}
           onClose={closeJoin}
           serverError={serverError}

@@ -217,7 +217,9 @@ export default function TeamSelectionPage() {
 
       <ComingMatchDays rows={d.coming} />
 
-      {confirmTeam ? <ConfirmPick team={confirmTeam} matchDay={d.matchDay} here={d.here} onCancel={cancel} /> : null}
+      {confirmTeam ? (
+        <ConfirmPick team={confirmTeam} matchDay={d.matchDay} isCurrent={d.isCurrent} here={d.here} onCancel={cancel} />
+      ) : null}
     </div>
   );
 }

@@ -64,8 +64,23 @@ export function PickFixtures({ groups, matchDay, isCurrent, currentSelection, se
   );
 }
 
-/** "Do you want to select X for Match Day N?": Yes posts the pick (intent=select, team, matchDay). */
-export function ConfirmPick({ team, matchDay, here, onCancel }: { team: string; matchDay: number; here: string; onCancel: () => void }) {
+/**
+ * "Do you want to select X for Match Day N?": Yes posts the pick (intent=select, team; matchDay for a plan of a
+ * coming match day, none for the current one, as before plans).
+ */
+export function ConfirmPick({
+  team,
+  matchDay,
+  isCurrent,
+  here,
+  onCancel,
+}: {
+  team: string;
+  matchDay: number;
+  isCurrent: boolean;
+  here: string;
+  onCancel: () => void;
+}) {
   const saving = usePending("select");
   return (
     <ConfirmDialog
@@ -88,7 +103,7 @@ export function ConfirmPick({ team, matchDay, here, onCancel }: { team: string; 
           <Form method="post" action={here}>
             <input type="hidden" name="intent" value="select" />
             <input type="hidden" name="team" value={team} />
-            <input type="hidden" name="matchDay" value={matchDay} />
+            {isCurrent ? null : <input type="hidden" name="matchDay" value={matchDay} />}
             <button className="btn btn-primary" type="submit" disabled={saving}>
               {saving ? "Saving..." : "Yes"}
             </button>
