@@ -45,7 +45,7 @@ const CORRECTIONS: [number, string, Score][] = [
   [1, "T1", [0, 1]],
   [2, "T3", [1, 2]],
 ];
-const CORRECTED: Results = structuredClone(FIRST) as Results;
+const CORRECTED: Results = structuredClone<Results>(FIRST);
 for (const [md, home, score] of CORRECTIONS) CORRECTED[md][home] = score;
 
 const KNOCKOUT_RULES: KnockoutRules[] = [1, 2, 3].flatMap((lives) =>
