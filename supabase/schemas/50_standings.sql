@@ -145,7 +145,7 @@ begin
            coalesce(sum(g.gf), 0)::integer as goals_for,
            coalesce(sum(g.ga), 0)::integer as goals_against,
            coalesce(sum(private.pick_points(g.outcome, c.win_points, c.draw_points, c.loss_points,
-                                            j.match_day = ts.match_day)), 0)::integer as points
+                                            c.joker and j.match_day = ts.match_day)), 0)::integer as points
       from pairs p
       join public.competitions c on c.id = p.competition_id
       left join public.season_jokers j on j.user_id = p.user_id and j.competition_id = p.competition_id

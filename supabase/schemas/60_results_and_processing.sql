@@ -1247,8 +1247,9 @@ as $$
     select c.id, c.type, c.league, c.season, c.current_match_day as md, me.status as my_status,
            c.draw_rule, c.everyone_out_rule, c.win_points, c.draw_points, c.loss_points,
            c.lives - me.lives_lost as my_lives,
-           exists (select 1 from public.season_jokers j
-                    where j.competition_id = c.id and j.user_id = me.user_id and j.match_day = c.current_match_day) as joker,
+           c.joker and exists (select 1 from public.season_jokers j
+                                where j.competition_id = c.id and j.user_id = me.user_id
+                                  and j.match_day = c.current_match_day) as joker,
            exists (select 1 from public.fixtures f
                     where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
                       and (f.live_status is not null or f.status = 'complete')) as in_play
@@ -1640,7 +1641,7 @@ begin
     p as (
       select us.user_id, us.sort_name, us.points, us.goal_difference, us.goals_for, us.wins, us.draws, us.losses,
              ts.selected_team as team, ts.fixture_id, o.outcome as o_all, o.fixture_state,
-             coalesce(ts.auto_picked, false) as auto_picked, j.match_day is not null as joker,
+             coalesce(ts.auto_picked, false) as auto_picked, v_c.joker and j.match_day is not null as joker,
              -- a complete match is already in the stored standings: only a match in play adds to them
              case when o.fixture_state in ('in_play', 'paused') then o.outcome end as o,
              o.team_goals as gf, o.opponent_goals as ga
