@@ -25,7 +25,7 @@ export function ComingMatchDays({ rows }: { rows: ComingMatchDayRow[] }) {
     <section className="card coming-match-days" aria-labelledby="coming-heading">
       <h2 id="coming-heading">Your coming match days</h2>
       <p className="muted">Pick ahead for any of them, and change a pick until its selection closes.</p>
-      <table className="table responsive-table coming-table">
+      <table className="table coming-table">
         <caption className="visually-hidden">Your pick or plan for each coming match day, and when its selection closes</caption>
         <thead>
           <tr>
@@ -38,11 +38,11 @@ export function ComingMatchDays({ rows }: { rows: ComingMatchDayRow[] }) {
           {rows.map((r) => (
             <tr key={r.matchDay} className={r.shown ? "is-shown" : undefined} data-testid={`coming-${r.matchDay}`}>
               <th scope="row">
-                <Link to={r.href} aria-current={r.shown ? "page" : undefined} preventScrollReset={false}>
+                <Link to={r.href} aria-current={r.shown ? "page" : undefined}>
                   Match Day {r.matchDay}
                 </Link>
               </th>
-              <td data-label="Your pick">
+              <td>
                 {r.team ?? <span className="muted">No pick yet</span>}
                 {r.autoPicked ? (
                   <>
@@ -57,7 +57,7 @@ export function ComingMatchDays({ rows }: { rows: ComingMatchDayRow[] }) {
                   </>
                 ) : null}
               </td>
-              <td data-label="Selection closes">{r.closes}</td>
+              <td className="coming-closes">{r.closes}</td>
             </tr>
           ))}
         </tbody>
