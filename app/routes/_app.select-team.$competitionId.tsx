@@ -202,8 +202,10 @@ export default function TeamSelectionPage() {
       {d.joker ? <JokerPanel joker={d.joker} matchDay={d.matchDay} open={!d.closed} /> : null}
 
       <section className="card" aria-labelledby="fixtures-heading">
-        <h2 id="fixtures-heading">Match Day {d.matchDay} Fixtures</h2>
-        <MatchDaySteps previous={d.previous} next={d.next} />
+        <div className="card-header fixtures-header">
+          <h2 id="fixtures-heading">Match Day {d.matchDay} Fixtures</h2>
+          <MatchDaySteps previous={d.previous} next={d.next} />
+        </div>
         <PickFixtures
           groups={d.groups}
           matchDay={d.matchDay}

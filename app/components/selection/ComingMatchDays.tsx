@@ -75,9 +75,7 @@ export function MatchDaySteps({ previous, next }: { previous: ComingMatchDayRow 
         <Link className="btn btn-secondary btn-sm" to={previous.href}>
           <span aria-hidden="true">←</span> Match Day {previous.matchDay}
         </Link>
-      ) : (
-        <span />
-      )}
+      ) : null}
       {next ? (
         <Link className="btn btn-secondary btn-sm" to={next.href}>
           Match Day {next.matchDay} <span aria-hidden="true">→</span>
