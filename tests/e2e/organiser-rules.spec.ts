@@ -109,6 +109,39 @@ test("create a private competition with its rules; a refusal shows next to its f
   expect(await competitionNamed(crafted)).toMatchObject([{ type: "knockout", lives: 2, draw_rule: "through", missed_pick_rule: "auto" }]);
 });
 
+test("the admin's Create Competition offers the rules of the chosen type, none for Scout", async ({ page, loginAs }) => {
+  await loginAs("admin");
+  const { matchDay } = await currentMatchDay();
+  await page.goto("/admin/competitions");
+  const name = uniqueName("Admin Rules ");
+  removeAfterTest({ name });
+  await page.getByLabel("Competition Name").fill(name);
+  await page.getByLabel("Type").selectOption("scout");
+  await expect(page.getByRole("group", { name: "Lives" })).toBeHidden();
+  await expect(page.getByRole("group", { name: "Points" })).toBeHidden();
+  await page.getByLabel("Type").selectOption("season");
+  await page.getByLabel("League").selectOption("Premier League");
+  await page.getByLabel("Season").selectOption("2025/26");
+  await expect(page.getByLabel("Start Match Day")).toHaveValue(String(matchDay));
+  await page.getByLabel("Start Date").fill(new Date().toISOString().slice(0, 10));
+  const points = page.getByRole("group", { name: "Points" });
+  await points.getByLabel("Win").fill("1");
+  await points.getByLabel("Draw").fill("1");
+  await page.getByRole("button", { name: "Create Competition" }).click();
+  // Refused next to the points, the form as it was sent.
+  await expect(points.getByRole("alert")).toHaveText(
+    "Points for a win must be more than for a draw, and a draw at least as many as a loss.",
+  );
+  await expect(page.getByLabel("Competition Name")).toHaveValue(name);
+  await points.getByLabel("Win").fill("2");
+  await page.getByRole("group", { name: "Joker" }).getByLabel("On").check();
+  await page.getByRole("button", { name: "Create Competition" }).click();
+  await expect(page.getByText("Competition created successfully!")).toBeVisible();
+  expect(await competitionNamed(name)).toMatchObject([
+    { type: "season", win_points: 2, draw_points: 1, loss_points: 0, joker: true, lives: 1 },
+  ]);
+});
+
 test("the Rules panel before joining, on the Overview and in How to play; the creator changes the rules until the start match day's deadline", async ({
   page,
   browser,
