@@ -167,6 +167,54 @@ $$;
 revoke all on function private.pick_costs_life(text, text) from public, anon;
 grant execute on function private.pick_costs_life(text, text) to authenticated, service_role;
 
+create or replace function private.team_selections_refresh_stats() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_users uuid[];
+  v_competitions uuid[];
+begin
+  if tg_op = 'INSERT' then
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions
+      from new_rows n join public.fixtures f on f.id = n.fixture_id and f.status = 'complete';
+  elsif tg_op = 'UPDATE' then
+    select array_agg(x.user_id), array_agg(x.competition_id) into v_users, v_competitions
+      from (select n.user_id, n.competition_id from new_rows n
+              join public.fixtures f on f.id = n.fixture_id and f.status = 'complete'
+            union
+            select o.user_id, o.competition_id from old_rows o
+              join public.fixtures f on f.id = o.fixture_id and f.status = 'complete') x;
+  else
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions
+      from old_rows o join public.fixtures f on f.id = o.fixture_id and f.status = 'complete';
+  end if;
+  if v_users is not null then
+    perform private.refresh_memberships(v_users, v_competitions);
+  end if;
+  return null;
+end
+$$;
+
+create or replace function private.selections_bump_live_version() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  -- live_version_matters once per match day, not once per changed row (a processing step rewrites 100,000)
+  perform private.bump_live_version(k.league, k.season, k.match_day)
+     from (select distinct c.league, c.season, c.current_match_day as match_day
+             from changed_rows r
+             join public.competitions c on c.id = r.competition_id
+            where tg_table_name = 'user_selections' or r.match_day = c.current_match_day) k
+    where private.live_version_matters(k.league, k.season, k.match_day)
+    order by k.league, k.season, k.match_day;
+  return null;
+end
+$$;
+
 create or replace function private.process_competition(p_competition_id uuid) returns integer
   language plpgsql
   security definer

@@ -187,7 +187,9 @@ $$;
 revoke all on function private.rerank_competition(uuid) from public;
 revoke all on function private.refresh_memberships(uuid[], uuid[]) from public;
 
--- Picks changed (statement level, so bulk writes refresh and re-rank each competition once).
+-- Picks changed (statement level, so bulk writes refresh and re-rank each competition once). Only picks on a
+-- complete fixture score, so only those can change the standings: a pick or plan before its match (also the
+-- 33,000 auto-picks of a match day's deadline) refreshes nothing.
 create function private.team_selections_refresh_stats() returns trigger
   language plpgsql
   security definer
@@ -198,14 +200,18 @@ declare
   v_competitions uuid[];
 begin
   if tg_op = 'INSERT' then
-    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions from new_rows n;
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions
+      from new_rows n join public.fixtures f on f.id = n.fixture_id and f.status = 'complete';
   elsif tg_op = 'UPDATE' then
     select array_agg(x.user_id), array_agg(x.competition_id) into v_users, v_competitions
       from (select n.user_id, n.competition_id from new_rows n
+              join public.fixtures f on f.id = n.fixture_id and f.status = 'complete'
             union
-            select o.user_id, o.competition_id from old_rows o) x;
+            select o.user_id, o.competition_id from old_rows o
+              join public.fixtures f on f.id = o.fixture_id and f.status = 'complete') x;
   else
-    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions from old_rows o;
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions
+      from old_rows o join public.fixtures f on f.id = o.fixture_id and f.status = 'complete';
   end if;
   if v_users is not null then
     perform private.refresh_memberships(v_users, v_competitions);

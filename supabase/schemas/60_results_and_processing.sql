@@ -1445,12 +1445,13 @@ create function private.selections_bump_live_version() returns trigger
   set search_path = ''
 as $$
 begin
+  -- live_version_matters once per match day, not once per changed row (a processing step rewrites 100,000)
   perform private.bump_live_version(k.league, k.season, k.match_day)
      from (select distinct c.league, c.season, c.current_match_day as match_day
              from changed_rows r
              join public.competitions c on c.id = r.competition_id
-            where (tg_table_name = 'user_selections' or r.match_day = c.current_match_day)
-              and private.live_version_matters(c.league, c.season, c.current_match_day)) k
+            where tg_table_name = 'user_selections' or r.match_day = c.current_match_day) k
+    where private.live_version_matters(k.league, k.season, k.match_day)
     order by k.league, k.season, k.match_day;
   return null;
 end
