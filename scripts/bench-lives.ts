@@ -22,10 +22,16 @@ export async function setUpLivesKnockout(sql: postgres.Sql, season: string, curr
   await sql.begin(async (tx) => {
     await tx`set local session_replication_role = replica`;
     await tx`
-      insert into public.user_selections (user_id, competition_id, league, season, match_day, status, sort_name, lives_lost)
-      select p.id, ${id}, ${LIVES_LEAGUE}, ${season}, 1, 'active', lower(p.username), (p.n % 3)::int
-        from (select p.*, row_number() over (order by p.id) as n
-                from public.profiles p where p.role = 'player' and p.username like 'p%') p`;
+      insert into public.user_selections (user_id, competition_id, league, season, match_day, status, sort_name)
+      select p.id, ${id}, ${LIVES_LEAGUE}, ${season}, 1, 'active', lower(p.username)
+        from public.profiles p where p.role = 'player' and p.username like 'p%'`;
+    // 0, 1 or 2 lives lost on earlier match days
+    await tx`
+      insert into public.knockout_life_losses (competition_id, user_id, match_day, outcome)
+      select ${id}, h.user_id, md, 'loss'
+        from (select us.user_id, row_number() over (order by us.user_id) as n
+                from public.user_selections us where us.competition_id = ${id}) h
+        cross join lateral generate_series(1, (h.n % 3)::int) md`;
     await tx`update public.competitions set player_count = (select count(*) from public.user_selections where competition_id = ${id}) where id = ${id}`;
     // Earlier match days: one pick each (on a different fixture per player); the current one: two in three.
     await tx`

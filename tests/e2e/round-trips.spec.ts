@@ -16,7 +16,7 @@
  */
 import { db, expect, newPlayer, test } from "./fixtures";
 import { arrangeCompetition, fixturesOf, userId } from "./arrange";
-import { giveReferralTickets } from "../support/factories";
+import { addPick, giveReferralTickets } from "../support/factories";
 import { countersClient, type Snapshot } from "../../scripts/latency-proxy";
 
 /**
@@ -36,6 +36,7 @@ const BUDGET: Record<string, number> = {
   "GET /my-competitions": 3,
   "GET /competition/{id}": 3,
   "GET /select-team/{id}": 3,
+  "GET /select-team/{id}?md=N, 10 plans": 3,
   "GET /leaderboard/{id}": 3,
   "GET /season-leaderboard/{id}": 3,
   "GET /scout": 3,
@@ -64,6 +65,13 @@ test("database round trips per request stay within budget and do not vary", asyn
 
   const knockout = await arrangeCompetition({ namePrefix: "RTT KO ", members: [uid] });
   const season = await arrangeCompetition({ namePrefix: "RTT Season ", type: "season", members: [uid] });
+  // Ten planned match days (issue 32): the Team Selection page of a coming match day lists them all.
+  const planned = Array.from({ length: 10 }, (_, i) => season.matchDay + 1 + i);
+  for (const md of planned) {
+    const [fixture] = await fixturesOf(md);
+    expect(fixture, `the demo league has fixtures on match day ${md}`).toBeTruthy();
+    await addPick(db(), { userId: uid, competitionId: season.id, matchDay: md, team: fixture.home_team });
+  }
   const toJoin = await Promise.all(Array.from({ length: RUNS }, () => arrangeCompetition({ namePrefix: "RTT Join " })));
   const teams = (await fixturesOf(knockout.matchDay)).flatMap((f) => [f.home_team, f.away_team]).slice(0, RUNS);
   expect(teams).toHaveLength(RUNS);
@@ -97,6 +105,7 @@ test("database round trips per request stay within budget and do not vary", asyn
     ["GET /my-competitions", () => get("/my-competitions")],
     ["GET /competition/{id}", () => get(`/competition/${knockout.id}`)],
     ["GET /select-team/{id}", () => get(`/select-team/${knockout.id}`)],
+    ["GET /select-team/{id}?md=N, 10 plans", () => get(`/select-team/${season.id}?md=${planned[4]}`)],
     ["GET /leaderboard/{id}", () => get(`/leaderboard/${knockout.id}`)],
     ["GET /season-leaderboard/{id}", () => get(`/season-leaderboard/${season.id}`)],
     ["GET /scout", () => get("/scout")],
