@@ -433,6 +433,13 @@ export type LiveSeasonTableRow = {
   joker: boolean | null;
 };
 
+/** public.lives_lost(p_competition_id uuid, p_user_id uuid) */
+export type LivesLostArgs = {
+  p_competition_id: string;
+  p_user_id: string;
+};
+export type LivesLostResult = number | null;
+
 /** public.manage_selections(p_competition_id uuid): a set */
 export type ManageSelectionsArgs = {
   p_competition_id: string;

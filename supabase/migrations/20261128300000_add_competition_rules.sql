@@ -2,7 +2,7 @@
 -- the competition, with the old rules as defaults so every existing competition plays exactly as before; creation
 -- (private and admin) takes them (p_rules: the form's fields) and every player now chooses type, league and season;
 -- the creator changes them until the start match day's deadline (update_competition_rules); the create forms offer
--- the open match days of each league (creation_match_days). Members get lives_lost (knockout lives).
+-- the open match days of each league (creation_match_days).
 
 alter table public.competitions
   add column lives integer not null default 1,
@@ -28,10 +28,6 @@ grant insert (lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points,
   on table public.competitions to authenticated;
 grant update (lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker)
   on table public.competitions to authenticated;
-
-alter table public.user_selections
-  add column lives_lost integer not null default 0,
-  add constraint user_selections_lives_lost_check check (lives_lost >= 0);
 
 create function private.competition_rules_of(
   p_type text, p_rules jsonb,
@@ -342,7 +338,7 @@ grant execute on function public.creation_match_days() to authenticated, service
 
 -- The creator (or an admin) changes the rules (p_rules: the form's fields, as at creation) until the start match
 -- day's deadline; from then on they are fixed (P0001 "The rules are fixed once the competition has started.").
--- Locks the competition first (lock order). Members' lives follow: lives left is lives - lives_lost.
+-- Locks the competition first (lock order). Members' lives follow: lives left is lives - public.lives_lost(...).
 -- Answers saved | not_found; 42501 for anyone else; P0001 with the rules' messages (private.competition_rules_of).
 create function private.update_competition_rules(p_competition_id uuid, p_rules jsonb) returns text
   language plpgsql

@@ -128,14 +128,19 @@ create trigger season_jokers_refresh_stats_delete
 
 revoke all on function private.season_jokers_refresh_stats() from public;
 
+-- Each life a knockout member lost (decision 028): the match day and why (a loss, a draw that costs a life, no
+-- pick). Written only by match-day processing (private.process_competition, 60_results_and_processing.sql);
+-- re-processing from a match day deletes the rows from it on, so lives come back exactly as if the corrected
+-- result had been the first. Lives left = competitions.lives - public.lives_lost(...). A row per life rather than a
+-- count on the membership: processing a match day of 100,000 members then writes only these narrow rows and the
+-- eliminated members, not every member who lost a life (4.4 s of 8 in bench:results); no foreign key for the same
+-- reason (a check per row): a membership that goes takes its rows with it (user_selections_drop_life_losses).
 create table public.knockout_life_losses (
   competition_id uuid not null,
   user_id uuid not null,
   match_day integer not null,
   outcome text not null,
   primary key (competition_id, user_id, match_day),
-  constraint knockout_life_losses_membership_fkey foreign key (user_id, competition_id)
-    references public.user_selections (user_id, competition_id) on delete cascade,
   constraint knockout_life_losses_match_day_check check (match_day >= 1),
   constraint knockout_life_losses_outcome_check check (outcome in ('loss', 'draw', 'no_pick'))
 );
@@ -156,6 +161,38 @@ revoke all on table public.knockout_life_losses from public, anon, authenticated
 grant select on table public.knockout_life_losses to authenticated;
 grant select on table public.knockout_life_losses to service_role;
 
+-- Lives a member has lost in a competition (0 outside knockouts). What pages show as lives left with
+-- competitions.lives.
+create function public.lives_lost(p_competition_id uuid, p_user_id uuid) returns integer
+  language sql stable
+  set search_path = ''
+as $$
+  select count(*)::integer from public.knockout_life_losses l
+   where l.competition_id = p_competition_id and l.user_id = p_user_id
+$$;
+revoke all on function public.lives_lost(uuid, uuid) from public, anon;
+grant execute on function public.lives_lost(uuid, uuid) to authenticated, service_role;
+
+-- A membership that goes (leaving, a competition deleted) takes its lives with it.
+create function private.user_selections_drop_life_losses() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  delete from public.knockout_life_losses l
+   using old_rows o
+   where l.competition_id = o.competition_id and l.user_id = o.user_id;
+  return null;
+end
+$$;
+revoke all on function private.user_selections_drop_life_losses() from public;
+
+create trigger user_selections_drop_life_losses
+  after delete on public.user_selections
+  referencing old table as old_rows
+  for each statement execute function private.user_selections_drop_life_losses();
+
 -- Does this pick's outcome cost a knockout life? A loss and no pick always; a draw unless the organiser chose "A
 -- draw is enough" (draw_rule 'through'); a win or a postponed match never. The one home of the rule: processing
 -- and "if it ended now" both read it. No SET clause, so the planner inlines it.
@@ -166,6 +203,54 @@ as $$
 $$;
 revoke all on function private.pick_costs_life(text, text) from public, anon;
 grant execute on function private.pick_costs_life(text, text) to authenticated, service_role;
+
+create or replace function private.team_selections_refresh_stats() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_users uuid[];
+  v_competitions uuid[];
+begin
+  if tg_op = 'INSERT' then
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions
+      from new_rows n join public.fixtures f on f.id = n.fixture_id and f.status = 'complete';
+  elsif tg_op = 'UPDATE' then
+    select array_agg(x.user_id), array_agg(x.competition_id) into v_users, v_competitions
+      from (select n.user_id, n.competition_id from new_rows n
+              join public.fixtures f on f.id = n.fixture_id and f.status = 'complete'
+            union
+            select o.user_id, o.competition_id from old_rows o
+              join public.fixtures f on f.id = o.fixture_id and f.status = 'complete') x;
+  else
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions
+      from old_rows o join public.fixtures f on f.id = o.fixture_id and f.status = 'complete';
+  end if;
+  if v_users is not null then
+    perform private.refresh_memberships(v_users, v_competitions);
+  end if;
+  return null;
+end
+$$;
+
+create or replace function private.selections_bump_live_version() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  -- live_version_matters once per match day, not once per changed row (a processing step rewrites 100,000)
+  perform private.bump_live_version(k.league, k.season, k.match_day)
+     from (select distinct c.league, c.season, c.current_match_day as match_day
+             from changed_rows r
+             join public.competitions c on c.id = r.competition_id
+            where tg_table_name = 'user_selections' or r.match_day = c.current_match_day) k
+    where private.live_version_matters(k.league, k.season, k.match_day)
+    order by k.league, k.season, k.match_day;
+  return null;
+end
+$$;
 
 create or replace function private.process_competition(p_competition_id uuid) returns integer
   language plpgsql
@@ -180,6 +265,7 @@ declare
   v_out_count integer;
   v_losers uuid[];
   v_losses text[];
+  v_out uuid[];
   v_eliminated integer;
   v_rolled boolean;
   v_joint boolean;
@@ -216,19 +302,24 @@ begin
       select count(*)::integer,
              (count(*) filter (where x.costs and x.last_life))::integer,
              pg_catalog.array_agg(x.user_id) filter (where x.costs),
-             pg_catalog.array_agg(x.outcome) filter (where x.costs)
-        into v_remaining, v_out_count, v_losers, v_losses
+             pg_catalog.array_agg(x.outcome) filter (where x.costs),
+             pg_catalog.array_agg(x.user_id) filter (where x.costs and x.last_life)
+        into v_remaining, v_out_count, v_losers, v_losses, v_out
         from (
           select us.user_id, o.outcome,
                  private.pick_costs_life(o.outcome, v_c.draw_rule) as costs,
-                 v_c.lives - us.lives_lost <= 1 as last_life
+                 v_c.lives - coalesce(ll.n, 0) <= 1 as last_life
             from public.user_selections us
+            left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                        where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
             left join public.team_selections ts
               on ts.user_id = us.user_id and ts.competition_id = us.competition_id and ts.match_day = v_md
-            left join public.fixtures f on f.id = ts.fixture_id
-            -- The pick's outcome has one home, private.pick_outcome_now (also "if it ended now"): on a processed
-            -- match day every fixture is complete or postponed, so it is win, draw, loss, postponed or no_pick here.
-            cross join lateral (select private.pick_outcome_now(ts.selected_team, f) as outcome) o
+            -- The pick's outcome has one home, private.pick_outcome_now (also "if it ended now"), read once per
+            -- team of the match day (private.match_day_outcomes_now), not once per member: on a processed match
+            -- day every fixture is complete or postponed, so it is win, draw, loss, postponed or no_pick here.
+            left join private.match_day_outcomes_now(v_c.league, v_c.season, v_md) t
+              on t.fixture_id = ts.fixture_id and t.team = ts.selected_team
+            cross join lateral (select case when ts.selected_team is null then 'no_pick' else t.outcome end as outcome) o
            where us.competition_id = p_competition_id and us.status = 'active'
         ) x;
 
@@ -245,12 +336,13 @@ begin
         insert into public.knockout_life_losses (competition_id, user_id, match_day, outcome)
         select p_competition_id, l.user_id, v_md, l.outcome
           from rows from (pg_catalog.unnest(v_losers), pg_catalog.unnest(v_losses)) as l (user_id, outcome);
-        update public.user_selections us
-           set lives_lost = us.lives_lost + 1,
-               status = case when us.lives_lost + 1 >= v_c.lives then 'eliminated' else us.status end,
-               knocked_out_on = case when us.lives_lost + 1 >= v_c.lives then v_md end
-          from pg_catalog.unnest(v_losers) as o (user_id)
-         where us.competition_id = p_competition_id and us.user_id = o.user_id and us.status = 'active';
+        -- only the members whose last life went are written (a lost life is its row above)
+        if v_out is not null then
+          update public.user_selections us
+             set status = 'eliminated', knocked_out_on = v_md
+            from pg_catalog.unnest(v_out) as o (user_id)
+           where us.competition_id = p_competition_id and us.user_id = o.user_id and us.status = 'active';
+        end if;
         v_eliminated := v_out_count;
       end if;
       v_left := v_remaining - v_eliminated;
@@ -323,16 +415,11 @@ begin
     if v_c.type = 'knockout' then
       delete from public.knockout_life_losses l
        where l.competition_id = p_competition_id and l.match_day >= v_from;
-      -- members out on or after it, and winners, play on; everyone's lives are those lost before it
+      -- members out on or after it, and winners, play on (with the lives they had lost before it)
       update public.user_selections us
-         set status = case when us.status = 'eliminated' and us.knocked_out_on < v_from then us.status
-                           else 'active' end,
-             knocked_out_on = case when us.status = 'eliminated' and us.knocked_out_on < v_from then us.knocked_out_on end,
-             lives_lost = (select count(*)::integer from public.knockout_life_losses l
-                            where l.competition_id = us.competition_id and l.user_id = us.user_id)
+         set status = 'active', knocked_out_on = null
        where us.competition_id = p_competition_id
-         and (us.status = 'completed' or (us.status = 'eliminated' and us.knocked_out_on >= v_from)
-              or (us.status = 'active' and us.lives_lost > 0));
+         and ((us.status = 'eliminated' and us.knocked_out_on >= v_from) or us.status = 'completed');
     end if;
     update public.competitions c
        set current_match_day = least(v_from, c.total_match_days),
@@ -445,14 +532,14 @@ begin
   delete from pg_temp.result_outcomes_before;
   insert into pg_temp.result_outcomes_before
   select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against,
-         c.lives, us.lives_lost
+         c.lives, public.lives_lost(c.id, us.user_id)
     from public.competitions c
     join public.user_selections us on us.competition_id = c.id
    where c.league = p_league and c.season = p_season and c.type = 'knockout'
      and (c.start_match_day <= p_match_day or c.missed_pick_rule = 'auto')
   union all
   select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against,
-         c.lives, us.lives_lost
+         c.lives, public.lives_lost(c.id, us.user_id)
     from public.team_selections ts
     join public.competitions c on c.id = ts.competition_id and c.type = 'season'
     join public.user_selections us on us.competition_id = ts.competition_id and us.user_id = ts.user_id
@@ -482,10 +569,11 @@ begin
     select b.user_id, b.name,
            case
              when b.type = 'knockout'
-                  and (b.status, b.knocked_out_on, b.lives_lost) is distinct from (us.status, us.knocked_out_on, us.lives_lost) then
+                  and (b.status, b.knocked_out_on, b.lives_lost)
+                      is distinct from (us.status, us.knocked_out_on, public.lives_lost(us.competition_id, us.user_id)) then
                pg_catalog.format('%s: %s (was %s).', b.name,
                                  private.knockout_outcome_text(us.status, us.knocked_out_on,
-                                                               case when b.lives > 1 then b.lives - us.lives_lost end),
+                                                               case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end),
                                  private.knockout_outcome_text(b.status, b.knocked_out_on,
                                                                case when b.lives > 1 then b.lives - b.lives_lost end))
              when b.type = 'season' and b.points <> us.points then
@@ -499,7 +587,7 @@ begin
                        'before', private.knockout_outcome_text(b.status, b.knocked_out_on,
                                                                case when b.lives > 1 then b.lives - b.lives_lost end),
                        'after', private.knockout_outcome_text(us.status, us.knocked_out_on,
-                                                              case when b.lives > 1 then b.lives - us.lives_lost end))
+                                                              case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end))
                 else pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'season',
                        'before', pg_catalog.jsonb_build_array(b.points, b.goals_for, b.goals_against),
                        'after', pg_catalog.jsonb_build_array(us.points, us.goals_for, us.goals_against)) end as change
@@ -566,12 +654,14 @@ create or replace function private.knockout_counts_now(p_competition_id uuid, p_
 as $$
   with c as (select c.id, c.league, c.season, c.lives, c.draw_rule from public.competitions c where c.id = p_competition_id),
   o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, p_match_day) o)
-  select (count(*) filter (where c.lives - us.lives_lost <= 1
+  select (count(*) filter (where c.lives - coalesce(ll.n, 0) <= 1
                              and private.pick_costs_life(case when ts.selected_team is null then 'no_pick' else o.outcome end,
                                                          c.draw_rule)))::integer,
          count(*)::integer
     from c
     join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+    left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
     left join public.team_selections ts
       on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = p_match_day
     left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
@@ -621,11 +711,13 @@ begin
     with o as (select o.* from private.match_day_outcomes_now(v_league, v_season, v_md) o),
     p as (
       select us.user_id, us.status, us.knocked_out_on, us.sort_name, ts.selected_team as team, ts.fixture_id,
-             coalesce(ts.auto_picked, false) as auto_picked, v_c.lives - us.lives_lost as lives,
+             coalesce(ts.auto_picked, false) as auto_picked, v_c.lives - coalesce(ll.n, 0) as lives,
              case when us.status <> 'active' then null
                   when ts.selected_team is null then 'no_pick'
                   else coalesce(o.outcome, 'not_started') end as o
         from public.user_selections us
+        left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                    where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
         left join public.team_selections ts
           on ts.competition_id = us.competition_id and ts.user_id = us.user_id and ts.match_day = v_md
          and us.status = 'active'
@@ -755,7 +847,7 @@ as $$
   with c as (
     select c.id, c.type, c.league, c.season, c.current_match_day as md, me.status as my_status,
            c.draw_rule, c.everyone_out_rule, c.win_points, c.draw_points, c.loss_points,
-           c.lives - me.lives_lost as my_lives,
+           c.lives - public.lives_lost(c.id, me.user_id) as my_lives,
            c.joker and exists (select 1 from public.season_jokers j
                                 where j.competition_id = c.id and j.user_id = me.user_id
                                   and j.match_day = c.current_match_day) as joker,

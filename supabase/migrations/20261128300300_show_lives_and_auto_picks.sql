@@ -43,7 +43,7 @@ select
   end as selection_status,
   -- knockout lives (decision 028): the competition's lives and this member's left; pages show them when lives > 1
   c.lives,
-  c.lives - us.lives_lost as lives_left,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
   -- the current pick was made by the server at the deadline (missed pick: auto-pick)
   coalesce(ts.auto_picked, false) as current_selection_auto_picked
 from public.user_selections us
@@ -72,7 +72,7 @@ select
     order by (us.status = 'eliminated'), us.knocked_out_on desc nulls first, us.sort_name, us.user_id
   )::integer as position,
   c.lives,
-  c.lives - us.lives_lost as lives_left,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
   coalesce(ts.auto_picked, false) as auto_picked
 from public.user_selections us
 join public.competitions c on c.id = us.competition_id
@@ -104,7 +104,7 @@ begin
             and not public.matchday_deadline_passed(c.league, c.season, c.current_match_day)),
          ($2 + p.n)::integer,
          c.lives,
-         c.lives - m.lives_lost,
+         c.lives - public.lives_lost(c.id, p.user_id),
          coalesce(ts.auto_picked, false)
     from (
       select x.*, pg_catalog.row_number() over () as n
@@ -118,8 +118,6 @@ begin
         ) x
     ) p
     join public.competitions c on c.id = p.competition_id
-    -- the page's rows only (the offset scan above stays on the index)
-    join public.user_selections m on m.competition_id = p.competition_id and m.user_id = p.user_id
     left join public.player_names pn on pn.id = p.user_id
     left join public.team_selections ts
       on ts.user_id = p.user_id and ts.competition_id = p.competition_id and ts.match_day = c.current_match_day

@@ -406,9 +406,6 @@ create table public.user_selections (
   points integer not null default 0,
   goal_difference integer generated always as (goals_for - goals_against) stored,
   sort_name text not null default '',  -- lower(username) of the member
-  -- knockout: lives this member lost (lives left = competitions.lives - lives_lost), kept by match-day processing
-  -- with one public.knockout_life_losses row per life (60_results_and_processing.sql; decision 028)
-  lives_lost integer not null default 0,
   constraint user_selections_user_competition_key unique (user_id, competition_id),
   constraint user_selections_match_day_check check (match_day >= 1),
   constraint user_selections_status_check check (status in ('active', 'completed', 'eliminated')),
@@ -418,8 +415,7 @@ create table public.user_selections (
   ),
   constraint user_selections_stats_non_negative check (
     wins >= 0 and draws >= 0 and losses >= 0 and goals_for >= 0 and goals_against >= 0 and points >= 0
-  ),
-  constraint user_selections_lives_lost_check check (lives_lost >= 0)
+  )
 );
 
 -- Lookups by user are served by the unique (user_id, competition_id) index; the leaderboard orders by
@@ -1031,7 +1027,7 @@ grant execute on function public.creation_match_days() to authenticated, service
 
 -- The creator (or an admin) changes the rules (p_rules: the form's fields, as at creation) until the start match
 -- day's deadline; from then on they are fixed (P0001 "The rules are fixed once the competition has started.").
--- Locks the competition first (lock order). Members' lives follow: lives left is lives - lives_lost.
+-- Locks the competition first (lock order). Members' lives follow: lives left is lives - public.lives_lost(...).
 -- Answers saved | not_found; 42501 for anyone else; P0001 with the rules' messages (private.competition_rules_of).
 create function private.update_competition_rules(p_competition_id uuid, p_rules jsonb) returns text
   language plpgsql

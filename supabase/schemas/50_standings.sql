@@ -187,7 +187,9 @@ $$;
 revoke all on function private.rerank_competition(uuid) from public;
 revoke all on function private.refresh_memberships(uuid[], uuid[]) from public;
 
--- Picks changed (statement level, so bulk writes refresh and re-rank each competition once).
+-- Picks changed (statement level, so bulk writes refresh and re-rank each competition once). Only picks on a
+-- complete fixture score, so only those can change the standings: a pick or plan before its match (also the
+-- 33,000 auto-picks of a match day's deadline) refreshes nothing.
 create function private.team_selections_refresh_stats() returns trigger
   language plpgsql
   security definer
@@ -198,14 +200,18 @@ declare
   v_competitions uuid[];
 begin
   if tg_op = 'INSERT' then
-    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions from new_rows n;
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions
+      from new_rows n join public.fixtures f on f.id = n.fixture_id and f.status = 'complete';
   elsif tg_op = 'UPDATE' then
     select array_agg(x.user_id), array_agg(x.competition_id) into v_users, v_competitions
       from (select n.user_id, n.competition_id from new_rows n
+              join public.fixtures f on f.id = n.fixture_id and f.status = 'complete'
             union
-            select o.user_id, o.competition_id from old_rows o) x;
+            select o.user_id, o.competition_id from old_rows o
+              join public.fixtures f on f.id = o.fixture_id and f.status = 'complete') x;
   else
-    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions from old_rows o;
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions
+      from old_rows o join public.fixtures f on f.id = o.fixture_id and f.status = 'complete';
   end if;
   if v_users is not null then
     perform private.refresh_memberships(v_users, v_competitions);
@@ -424,6 +430,75 @@ revoke all on function private.knockout_status(uuid, text, uuid, text) from publ
 grant execute on function private.knockout_status(uuid, text, uuid, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------------
+-- Knockout lives (decision 028)
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Each life a knockout member lost (decision 028): the match day and why (a loss, a draw that costs a life, no
+-- pick). Written only by match-day processing (private.process_competition, 60_results_and_processing.sql);
+-- re-processing from a match day deletes the rows from it on, so lives come back exactly as if the corrected
+-- result had been the first. Lives left = competitions.lives - public.lives_lost(...). A row per life rather than a
+-- count on the membership: processing a match day of 100,000 members then writes only these narrow rows and the
+-- eliminated members, not every member who lost a life (4.4 s of 8 in bench:results); no foreign key for the same
+-- reason (a check per row): a membership that goes takes its rows with it (user_selections_drop_life_losses).
+create table public.knockout_life_losses (
+  competition_id uuid not null,
+  user_id uuid not null,
+  match_day integer not null,
+  outcome text not null,
+  primary key (competition_id, user_id, match_day),
+  constraint knockout_life_losses_match_day_check check (match_day >= 1),
+  constraint knockout_life_losses_outcome_check check (outcome in ('loss', 'draw', 'no_pick'))
+);
+
+create index knockout_life_losses_competition_match_day_idx on public.knockout_life_losses (competition_id, match_day);
+
+comment on table public.knockout_life_losses is
+  'Lives knockout members lost, one row per life and match day (written only by match-day processing).';
+
+-- An outcome of a processed match day (everyone's, like the standings), not a pick: readable by signed-in players.
+alter table public.knockout_life_losses enable row level security;
+
+create policy knockout_life_losses_select_authenticated on public.knockout_life_losses
+  for select to authenticated
+  using (true);
+
+revoke all on table public.knockout_life_losses from public, anon, authenticated;
+grant select on table public.knockout_life_losses to authenticated;
+grant select on table public.knockout_life_losses to service_role;
+
+-- Lives a member has lost in a competition (0 outside knockouts). What pages show as lives left with
+-- competitions.lives.
+create function public.lives_lost(p_competition_id uuid, p_user_id uuid) returns integer
+  language sql stable
+  set search_path = ''
+as $$
+  select count(*)::integer from public.knockout_life_losses l
+   where l.competition_id = p_competition_id and l.user_id = p_user_id
+$$;
+revoke all on function public.lives_lost(uuid, uuid) from public, anon;
+grant execute on function public.lives_lost(uuid, uuid) to authenticated, service_role;
+
+-- A membership that goes (leaving, a competition deleted) takes its lives with it.
+create function private.user_selections_drop_life_losses() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  delete from public.knockout_life_losses l
+   using old_rows o
+   where l.competition_id = o.competition_id and l.user_id = o.user_id;
+  return null;
+end
+$$;
+revoke all on function private.user_selections_drop_life_losses() from public;
+
+create trigger user_selections_drop_life_losses
+  after delete on public.user_selections
+  referencing old table as old_rows
+  for each statement execute function private.user_selections_drop_life_losses();
+
+-- ---------------------------------------------------------------------------------------------------------
 -- Views (security_invoker: the caller's row-level security applies, so another player's pick of the current
 -- match day stays hidden before its deadline and current_selection is then NULL)
 -- ---------------------------------------------------------------------------------------------------------
@@ -476,7 +551,7 @@ select
   end as selection_status,
   -- knockout lives (decision 028): the competition's lives and this member's left; pages show them when lives > 1
   c.lives,
-  c.lives - us.lives_lost as lives_left,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
   -- the current pick was made by the server at the deadline (missed pick: auto-pick)
   coalesce(ts.auto_picked, false) as current_selection_auto_picked
 from public.user_selections us
@@ -511,7 +586,7 @@ select
     order by (us.status = 'eliminated'), us.knocked_out_on desc nulls first, us.sort_name, us.user_id
   )::integer as position,
   c.lives,
-  c.lives - us.lives_lost as lives_left,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
   coalesce(ts.auto_picked, false) as auto_picked
 from public.user_selections us
 join public.competitions c on c.id = us.competition_id
@@ -558,7 +633,7 @@ begin
             and not public.matchday_deadline_passed(c.league, c.season, c.current_match_day)),
          ($2 + p.n)::integer,
          c.lives,
-         c.lives - m.lives_lost,
+         c.lives - public.lives_lost(c.id, p.user_id),
          coalesce(ts.auto_picked, false)
     from (
       select x.*, pg_catalog.row_number() over () as n
@@ -572,8 +647,6 @@ begin
         ) x
     ) p
     join public.competitions c on c.id = p.competition_id
-    -- the page's rows only (the offset scan above stays on the index)
-    join public.user_selections m on m.competition_id = p.competition_id and m.user_id = p.user_id
     left join public.player_names pn on pn.id = p.user_id
     left join public.team_selections ts
       on ts.user_id = p.user_id and ts.competition_id = p.competition_id and ts.match_day = c.current_match_day

@@ -641,10 +641,11 @@ begin
     select b.user_id, b.name,
            case
              when b.type = 'knockout'
-                  and (b.status, b.knocked_out_on, b.lives_lost) is distinct from (us.status, us.knocked_out_on, us.lives_lost) then
+                  and (b.status, b.knocked_out_on, b.lives_lost)
+                      is distinct from (us.status, us.knocked_out_on, public.lives_lost(us.competition_id, us.user_id)) then
                pg_catalog.format('%s: %s (was %s).', b.name,
                                  private.knockout_outcome_text(us.status, us.knocked_out_on,
-                                                               case when b.lives > 1 then b.lives - us.lives_lost end),
+                                                               case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end),
                                  private.knockout_outcome_text(b.status, b.knocked_out_on,
                                                                case when b.lives > 1 then b.lives - b.lives_lost end))
              when b.type = 'season' and b.points <> us.points then
@@ -658,7 +659,7 @@ begin
                        'before', private.knockout_outcome_text(b.status, b.knocked_out_on,
                                                                case when b.lives > 1 then b.lives - b.lives_lost end),
                        'after', private.knockout_outcome_text(us.status, us.knocked_out_on,
-                                                              case when b.lives > 1 then b.lives - us.lives_lost end))
+                                                              case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end))
                 else pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'season',
                        'before', pg_catalog.jsonb_build_array(b.points, b.goals_for, b.goals_against),
                        'after', pg_catalog.jsonb_build_array(us.points, us.goals_for, us.goals_against)) end as change

@@ -118,7 +118,7 @@ function oracleFixtures(results: Results): OracleFixture[] {
 /** What processing left of a knockout, in the oracle's words. */
 async function knockoutState(id: string) {
   const members = await db.sql<{ name: string; status: string; knocked_out_on: number | null; lives_lost: number }[]>`
-    select pn.username as name, us.status, us.knocked_out_on, us.lives_lost
+    select pn.username as name, us.status, us.knocked_out_on, public.lives_lost(us.competition_id, us.user_id) as lives_lost
       from public.user_selections us join public.player_names pn on pn.id = us.user_id
      where us.competition_id = ${id}`;
   const autos = await db.sql<{ s: string }[]>`
