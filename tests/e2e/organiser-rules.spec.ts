@@ -248,7 +248,8 @@ test("lives left on the knockout boards and the dashboard; Auto-picked beside th
   await addPick(sql, { userId: me.id, competitionId: ko.id, matchDay: 1, team: H1 });
   await addPick(sql, { userId: rival.id, competitionId: ko.id, matchDay: 1, team: H2 });
   await sql`update public.team_selections set auto_picked = true where competition_id = ${ko.id} and user_id = ${me.id}`;
-  await sql`update public.user_selections set lives_lost = 1 where competition_id = ${ko.id} and user_id = ${me.id}`;
+  // One life lost (as processing records it): 2 of 3 left.
+  await sql`insert into public.knockout_life_losses (competition_id, user_id, match_day, outcome) values (${ko.id}, ${me.id}, 1, 'no_pick')`;
   await sql`update public.fixtures set live_status = 'IN_PLAY', live_home_score = 1, live_away_score = 0
              where league = 'Premier League' and season = ${season} and home_team = ${H1} and match_day = 1`;
 
