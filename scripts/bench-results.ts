@@ -8,13 +8,16 @@
  * through public.save_fixture_result and times the last one (which processes the match day), and times page 1
  * and page 5,000 (10 rows) of both leaderboards (public.knockout_leaderboard_page / season_leaderboard_page,
  * read as a player under RLS), p50 over 20 runs. Targets: processing <= 5 s, pages p50 <= 50 ms.
+ * A third competition (scripts/bench-lives.ts, issue 32): a knockout with 3 lives and auto-pick where a third of
+ * the members miss the pick: the deadline's auto-pick and the match day's processing, processing <= 5 s.
  *
- * Env: BENCH_PLAYERS (default 100000), BENCH_RUNS (default 20), BENCH_ONLY=knockout|season (one competition),
+ * Env: BENCH_PLAYERS (default 100000), BENCH_RUNS (default 20), BENCH_ONLY=knockout|season|lives (one competition),
  * BENCH_EXPLAIN=<ms> (print auto_explain plans of statements slower than that, nested ones included).
  */
 import postgres from "postgres";
 import { asUser, connect, createTestDatabase, startPostgres } from "../tests/support/pg";
 import { insertPlayedSeason } from "./bench-fixtures";
+import { benchLivesKnockout, setUpLivesKnockout } from "./bench-lives";
 
 const N = Number(process.env.BENCH_PLAYERS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -67,6 +70,7 @@ async function main() {
         }
       : {}),
   });
+  let livesId: string | null = null;
   try {
     console.log(`bench-results: ${N.toLocaleString("en")} players per competition`);
     const [setupMs] = await timed(async () => {
@@ -123,6 +127,7 @@ async function main() {
              where h.status = 'active' and (m.match_day < ${CURRENT} or h.n % 25 <> 0)`;
         }
       });
+      if (!ONLY || ONLY === "lives") livesId = await setUpLivesKnockout(sql, SEASON, CURRENT);
       // Stored standings and ranks, set-based (as private.refresh_membership_stats would compute them).
       await sql`
         update public.user_selections us
@@ -144,6 +149,7 @@ async function main() {
     console.log(`setup: ${(setupMs / 1000).toFixed(1)} s`);
 
     const [{ admin }] = await sql<{ admin: string }[]>`select id as admin from public.profiles where username = 'benchadmin'`;
+    if (livesId) await benchLivesKnockout(sql, admin, livesId, CURRENT);
     const [{ player }] = await sql<{ player: string }[]>`select id as player from public.profiles where username = 'p000077'`;
     const comps = await sql<{ id: string; type: string; league: string }[]>`
       select id, type, league from public.competitions

@@ -43,3 +43,28 @@ export function StatusBadge({ status }: { status: string }) {
 export function YouBadge() {
   return <span className="badge badge-you">You</span>;
 }
+
+/** Beside a team the server picked for the player at the deadline (the organiser's "Missed pick: Auto-pick"). */
+export function AutoPickedBadge() {
+  return <span className="badge badge-info">Auto-picked</span>;
+}
+
+/** Beside the match day a season player played their joker on (its points count double). */
+export function JokerBadge() {
+  return <span className="badge badge-warning">Joker</span>;
+}
+
+/** A pick as every page shows it: the team, and "Auto-picked" beside it when the server made it. */
+export function PickedTeam({ team, autoPicked }: { team: string; autoPicked: boolean }) {
+  return (
+    <>
+      {team}
+      {autoPicked ? (
+        <>
+          {" "}
+          <AutoPickedBadge />
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -9,6 +9,8 @@ import { trackEvent } from "~/lib/analytics.client";
 import { typeLabel } from "~/lib/competition-options";
 import { TypeBadge } from "~/components/Badges";
 import { playerCount } from "~/lib/player-count";
+import { RulesList } from "~/components/rules/RulesList";
+import type { CompetitionRules } from "~/lib/competition-rules";
 
 interface CompetitionCardProps {
   competition: {
@@ -21,6 +23,8 @@ interface CompetitionCardProps {
     playerCount: number;
     deadline: string | null;
     joined: boolean;
+    /** The organiser's rules, shown before joining. */
+    rules: CompetitionRules;
   };
   serverNow: string;
   /** The current list URL (filters and page), where a join returns. */
@@ -141,6 +145,9 @@ export function CompetitionCard({ competition: c, serverNow, redirectTo, joinHre
         announce={open ? "Registration" : undefined}
       />
       <p className="competition-card-players">{playerCount(c.playerCount)}</p>
+      {c.type === "knockout" || c.type === "season" ? (
+        <RulesList type={c.type} rules={c.rules} label={`Rules of ${c.name}`} inline />
+      ) : null}
       <div className="competition-card-actions">
         <Link className="btn btn-secondary" to={`/competition/${c.id}`}>
           View Competition

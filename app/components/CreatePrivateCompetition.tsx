@@ -1,25 +1,26 @@
 import { Link, useFetcher, useLocation, useNavigate } from "@remix-run/react";
 import { useState } from "react";
-import { CompetitionChoiceFields, CompetitionNameField, StartDateField } from "~/components/CompetitionFields";
+import { CompetitionChoiceFields, CompetitionNameField, StartDateField, type CreationChoice } from "~/components/CompetitionFields";
 import { CopyButton } from "~/components/CopyButton";
 import { DialogForm, useFetcherResult } from "~/components/DialogForm";
-import { Field, FormError } from "~/components/Field";
+import { FormError } from "~/components/Field";
 import { Modal } from "~/components/Modal";
 import { spaceActivates } from "~/components/spaceActivates";
 import { useToast } from "~/components/Toaster";
 import { useHydrated } from "~/components/useHydrated";
-import { PLAYER_CREATE_DEFAULTS, typeLabel } from "~/lib/competition-options";
+import { RulesFields } from "~/components/rules/RulesFields";
+import type { CompetitionFormField } from "~/lib/competition-form-fields";
 
 type CreateActionData =
   | { intent: "create-private"; ok: true; id: string; name: string; registrationKey: string }
-  | { intent: "create-private"; ok: false; type: "info" | "error"; message: string }
+  | { intent: "create-private"; ok: false; type: "info" | "error"; message: string; field: CompetitionFormField | null }
   | undefined;
 
-/** "Knockout, Premier League, 2025/26": what a player's private competition always is (the server forces it). */
-const PLAYER_HINT = `${typeLabel(PLAYER_CREATE_DEFAULTS.type)}, ${PLAYER_CREATE_DEFAULTS.league}, ${PLAYER_CREATE_DEFAULTS.season}`;
-
 interface Props {
-  isAdmin: boolean;
+  /** The leagues and seasons with a coming match day (the Type, League, Season and Start Match Day choices). */
+  choices: CreationChoice[];
+  /** The player's zone (the start match day's deadline in the hint). */
+  timeZone: string;
   /** The player's calendar date (YYYY-MM-DD): the earliest start date. */
   today: string;
   /** The page's primary action (default); secondary where another step matters more (a new player's Browse). */
@@ -27,11 +28,12 @@ interface Props {
 }
 
 /**
- * "+ Private Competition" and its creation modal (spec part 1 §5). Posts intent "create-private" to the
- * /competitions action. With JS the result (registration key + copy) shows in the modal; without JS the
- * modal is opened by ?create=1 and the action redirects to /competitions?created=<id>.
+ * "+ Private Competition" and its creation modal (spec part 1 §5; the rules file's "The organiser's rules": every
+ * creator chooses type, league, season, start match day and the rules). Posts intent "create-private" to the
+ * /competitions action. With JS the result (registration key + copy) shows in the modal and a refusal next to its
+ * field; without JS the modal is opened by ?create=1 and the action redirects to /competitions?created=<id>.
  */
-export function CreatePrivateCompetition({ isAdmin, today, primary = true }: Props) {
+export function CreatePrivateCompetition({ choices, timeZone, today, primary = true }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const hydrated = useHydrated();
@@ -41,7 +43,7 @@ export function CreatePrivateCompetition({ isAdmin, today, primary = true }: Pro
   const urlOpen = params.get("create") === "1";
   const [open, setOpen] = useState(false);
   const [created, setCreated] = useState<{ name: string; registrationKey: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<{ message: string; field: CompetitionFormField | null } | null>(null);
 
   params.delete("create");
   params.delete("created");
@@ -66,7 +68,7 @@ export function CreatePrivateCompetition({ isAdmin, today, primary = true }: Pro
       setError(null);
     } else {
       toast.show(result.type, result.message);
-      setError(result.message);
+      setError({ message: result.message, field: result.field ?? null });
     }
   });
 
@@ -112,27 +114,23 @@ export function CreatePrivateCompetition({ isAdmin, today, primary = true }: Pro
               submitLabel="Create"
               busyLabel="Creating..."
             >
-              <FormError message={error} />
-              <CompetitionNameField idPrefix="create" />
-              <div className="create-grid">
-                <CompetitionChoiceFields idPrefix="create" values={PLAYER_CREATE_DEFAULTS} locked={!isAdmin} />
-              </div>
-              {!isAdmin ? <p className="field-hint">{`Private competitions are ${PLAYER_HINT}.`}</p> : null}
-              <div className="create-grid">
-                <StartDateField idPrefix="create" today={today} defaultValue={today} />
-                {/* Digits as typed (text, not a number input), so "1x" reaches the server and gets the spec's
-                    "Start Match Day must be a positive whole number." instead of being dropped by the browser. */}
-                <Field
-                  id="create-start-md"
-                  label="Start Match Day"
-                  name="startMatchDay"
-                  type="text"
-                  inputMode="numeric"
-                  pattern="[0-9]*"
-                  required
-                  autoComplete="off"
-                />
-              </div>
+              <FormError message={error && !error.field ? error.message : null} />
+              <CompetitionNameField idPrefix="create" error={error?.field === "name" ? error.message : undefined} />
+              <CompetitionChoiceFields
+                idPrefix="create"
+                choices={choices}
+                values={{}}
+                timeZone={timeZone}
+                error={error}
+                gridClassName="create-grid"
+              />
+              <StartDateField
+                idPrefix="create"
+                today={today}
+                defaultValue={today}
+                error={error?.field === "startDate" ? error.message : undefined}
+              />
+              <RulesFields idPrefix="create" error={error} />
             </DialogForm>
           )}
         </Modal>

@@ -39,16 +39,19 @@ interface SelectFieldProps extends SelectHTMLAttributes<HTMLSelectElement> {
   options: readonly SelectOption[];
   /** Text of an empty first option, for forms where nothing is chosen beforehand. */
   placeholder?: string;
+  /** A refusal about this choice, announced and tied to the select (as Field's). */
+  error?: string | null;
 }
 
-/** A labelled select, laid out like Field (no error of its own: its forms report errors for the whole form). */
-export function SelectField({ label, options, placeholder, id, ...select }: SelectFieldProps) {
+/** A labelled select, laid out like Field. */
+export function SelectField({ label, options, placeholder, id, error, ...select }: SelectFieldProps) {
   const auto = useId();
   const selectId = id ?? auto;
+  const errorId = `${selectId}-error`;
   return (
     <div className="field">
       <label htmlFor={selectId}>{label}</label>
-      <select id={selectId} {...select}>
+      <select id={selectId} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...select}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((option) => {
           const { value, label: text } = typeof option === "object" ? option : { value: String(option), label: String(option) };
@@ -59,6 +62,11 @@ export function SelectField({ label, options, placeholder, id, ...select }: Sele
           );
         })}
       </select>
+      {error ? (
+        <div className="field-error" id={errorId} role="alert">
+          {error}
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -6,7 +6,6 @@ import {
   PROVISIONAL_HEADING,
   rankChange,
   stillInText,
-  type KnockoutRoute,
   type LiveFixture,
   type LiveKnockoutRow,
   type LiveLine,
@@ -14,6 +13,17 @@ import {
   type PickShare,
 } from "~/lib/live";
 import { ordinal } from "~/lib/ordinal";
+import { AutoPickedBadge, JokerBadge } from "~/components/Badges";
+
+/** " Auto-picked" beside a pick the server made at the deadline. */
+function AutoMark({ on }: { on: boolean }) {
+  return on ? (
+    <>
+      {" "}
+      <AutoPickedBadge />
+    </>
+  ) : null;
+}
 
 /*
  * The live match day's provisional view (decision 022), a small panel of its own so the pages' layouts stay as
@@ -36,6 +46,7 @@ export function LiveMatchDayPanel({ line, fixtures, shares }: { line: LiveLine |
       {own ? (
         <p className="live-own" data-testid="live-own-line">
           <strong>{own}</strong>
+          <AutoMark on={line?.autoPicked === true} />
         </p>
       ) : null}
       {stillIn ? <p data-testid="live-still-in">{stillIn}</p> : null}
@@ -81,6 +92,7 @@ export function DashboardLiveLines({ lines, names }: { lines: LiveLine[]; names:
         {shown.map(({ l, text }) => (
           <li key={l.competitionId} data-testid={`live-line-${l.competitionId}`}>
             <Link to={`/competition/${l.competitionId}`}>{names[l.competitionId] ?? "Competition"}</Link>: <strong>{text}</strong>
+            <AutoMark on={l.autoPicked} />
             {stillInText(l) ? <span className="live-still-in"> · {stillInText(l)}</span> : null}
           </li>
         ))}
@@ -108,8 +120,11 @@ export function PickShares({ shares, stillIn = null }: { shares: PickShare[]; st
   );
 }
 
-/** The knockout's provisional leaderboard (one page): who would go through and who would be out. */
-export function ProvisionalKnockoutTable({ rows, me }: { rows: LiveKnockoutRow[]; me: string }) {
+/**
+ * The knockout's provisional leaderboard (one page): who would go through, lose a life or be out; with each player's
+ * lives if it ended now when the competition has more than one life (`showLives`).
+ */
+export function ProvisionalKnockoutTable({ rows, me, showLives = false }: { rows: LiveKnockoutRow[]; me: string; showLives?: boolean }) {
   if (rows.length === 0) return null;
   return (
     <section className="card leaderboard-section live-table" aria-labelledby="provisional-heading" data-testid="provisional-table">
@@ -125,6 +140,7 @@ export function ProvisionalKnockoutTable({ rows, me }: { rows: LiveKnockoutRow[]
               Selection
             </th>
             <th scope="col">If it ended now</th>
+            {showLives ? <th scope="col">Lives</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -134,8 +150,12 @@ export function ProvisionalKnockoutTable({ rows, me }: { rows: LiveKnockoutRow[]
                 {r.username}
                 {r.userId === me ? " (you)" : null}
               </th>
-              <td className="lb-pick lb-ellipsis">{r.outcome === "eliminated" ? "--" : pickScoreText(r.pick)}</td>
+              <td className="lb-pick lb-ellipsis">
+                {r.outcome === "eliminated" ? "--" : pickScoreText(r.pick)}
+                <AutoMark on={r.outcome !== "eliminated" && r.autoPicked} />
+              </td>
               <td>{knockoutOutcomeText(r)}</td>
+              {showLives ? <td>{r.livesLeft ?? "--"}</td> : null}
             </tr>
           ))}
         </tbody>
@@ -192,6 +212,13 @@ export function ProvisionalSeasonTable({ rows, me }: { rows: LiveSeasonRow[]; me
               <td className="lb-pick lb-ellipsis">
                 {pickScoreText(r.pick)}
                 {r.livePoints !== null ? ` (+${r.livePoints})` : null}
+                <AutoMark on={r.autoPicked} />
+                {r.joker ? (
+                  <>
+                    {" "}
+                    <JokerBadge />
+                  </>
+                ) : null}
               </td>
               <td>{r.points}</td>
             </tr>
@@ -199,65 +226,6 @@ export function ProvisionalSeasonTable({ rows, me }: { rows: LiveSeasonRow[]; me
         </tbody>
       </table>
       <p className="live-note">{PROVISIONAL}</p>
-    </section>
-  );
-}
-
-/**
- * A knockout player's route: teams used and teams still available. Chosen with a plain GET form among the players
- * of the page shown (works without JavaScript); SQL hides what the caller may not see.
- */
-export function KnockoutRouteView({
-  route,
-  routeOf,
-  players,
-  me,
-  page,
-}: {
-  route: KnockoutRoute;
-  routeOf: string;
-  players: { userId: string; username: string }[];
-  me: string;
-  page: number;
-}) {
-  if (route.used.length === 0 && route.available.length === 0) return null;
-  const name = players.find((p) => p.userId === routeOf)?.username;
-  return (
-    <section className="card leaderboard-section" aria-labelledby="route-heading" id="route" data-testid="route">
-      <h2 id="route-heading">Route: {routeOf === me ? "you" : (name ?? "player")}</h2>
-      <form method="get" action="#route" className="route-form">
-        <input type="hidden" name="page" value={page} />
-        <label htmlFor="route-player">Player</label>{" "}
-        <select id="route-player" name="route" defaultValue={routeOf}>
-          {players.map((p) => (
-            <option key={p.userId} value={p.userId}>
-              {p.username}
-              {p.userId === me ? " (you)" : ""}
-            </option>
-          ))}
-        </select>{" "}
-        <button type="submit" className="btn btn-secondary">
-          Show route
-        </button>
-      </form>
-      <h3>Teams used</h3>
-      {route.used.length === 0 ? (
-        <p>None yet.</p>
-      ) : (
-        <ul aria-label="Teams used">
-          {route.used.map((u) => (
-            <li key={`${u.matchDay}-${u.team}`}>
-              Match Day {u.matchDay}: {u.team}
-            </li>
-          ))}
-        </ul>
-      )}
-      {route.available.length > 0 ? (
-        <>
-          <h3>Still available</h3>
-          <p data-testid="route-available">{route.available.join(", ")}</p>
-        </>
-      ) : null}
     </section>
   );
 }

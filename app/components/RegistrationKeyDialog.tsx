@@ -4,6 +4,8 @@ import { Field } from "~/components/Field";
 import { Modal } from "~/components/Modal";
 import { useToast } from "~/components/Toaster";
 import { trackEvent } from "~/lib/analytics.client";
+import type { CompetitionRules } from "~/lib/competition-rules";
+import { RulesList } from "~/components/rules/RulesList";
 
 export type JoinActionData =
   { intent: "join"; competitionId: string; code: string; toast: { type: "info" | "success" | "error"; message: string } } | undefined;
@@ -11,6 +13,8 @@ export type JoinActionData =
 interface Props {
   competitionId: string;
   competitionName: string;
+  /** Its rules, so the player sees them before joining (the competition card shows them too). */
+  competitionRules: { type: "knockout" | "season"; rules: CompetitionRules } | null;
   /** Where the page returns after a join (the current URL without ?join). */
   redirectTo: string;
   onClose: () => void;
@@ -19,7 +23,7 @@ interface Props {
 }
 
 /** Enter Registration Key: the key of a private competition, then join_competition. */
-export function RegistrationKeyDialog({ competitionId, competitionName, redirectTo, onClose, serverError }: Props) {
+export function RegistrationKeyDialog({ competitionId, competitionName, competitionRules, redirectTo, onClose, serverError }: Props) {
   const fetcher = useFetcher<JoinActionData>();
   const toast = useToast();
   const result = fetcher.data;
@@ -47,6 +51,9 @@ export function RegistrationKeyDialog({ competitionId, competitionName, redirect
         busyLabel="Joining..."
       >
         <p className="key-dialog-name">{competitionName}</p>
+        {competitionRules ? (
+          <RulesList type={competitionRules.type} rules={competitionRules.rules} label={`Rules of ${competitionName}`} inline />
+        ) : null}
         <input type="hidden" name="competitionId" value={competitionId} />
         <Field
           id={`${competitionId}-key`}

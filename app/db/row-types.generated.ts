@@ -26,6 +26,9 @@ export type KnockoutLeaderboardViewRow = {
   current_selection: string | null;
   selection_hidden: boolean | null;
   position: number | null;
+  lives: number | null;
+  lives_left: number | null;
+  auto_picked: boolean | null;
 };
 
 /** A row of public.user_competition_stats_view. */
@@ -58,6 +61,9 @@ export type UserCompetitionStatsViewRow = {
   current_selection: string | null;
   selection_hidden: boolean | null;
   selection_status: string | null;
+  lives: number | null;
+  lives_left: number | null;
+  current_selection_auto_picked: boolean | null;
 };
 
 // Functions: their arguments (Args) and a row of what they return (Row: set-returning or a row; Result: a scalar).
@@ -68,7 +74,7 @@ export type AcceptFeedResultArgs = {
 };
 export type AcceptFeedResultResult = string | null;
 
-/** public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text) */
+/** public.admin_create_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_prize text, p_prize_title text, p_prize_description text, p_prize_terms_url text, p_prize_image_url text, p_rules jsonb) */
 export type AdminCreateCompetitionArgs = {
   p_name: string;
   p_type: string;
@@ -81,12 +87,25 @@ export type AdminCreateCompetitionArgs = {
   p_prize_description: string;
   p_prize_terms_url: string;
   p_prize_image_url: string;
+  p_rules: unknown;
 };
 export type AdminCreateCompetitionResult = string | null;
 
 /** public.app_now() */
 export type AppNowArgs = Record<string, never>;
 export type AppNowResult = Date | null;
+
+/** public.coming_match_days(p_competition_id uuid): a set */
+export type ComingMatchDaysArgs = {
+  p_competition_id: string;
+};
+export type ComingMatchDaysRow = {
+  match_day: number | null;
+  deadline: Date | null;
+  team: string | null;
+  auto_picked: boolean | null;
+  joker: boolean | null;
+};
 
 /** public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) */
 export type CompetitionPicksOpenArgs = {
@@ -104,7 +123,7 @@ export type CompetitionRegistrationKeyArgs = {
 };
 export type CompetitionRegistrationKeyResult = string | null;
 
-/** public.create_private_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer): a set */
+/** public.create_private_competition(p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer, p_rules jsonb): a set */
 export type CreatePrivateCompetitionArgs = {
   p_name: string;
   p_type: string;
@@ -112,10 +131,20 @@ export type CreatePrivateCompetitionArgs = {
   p_season: string;
   p_start_date: Date | string;
   p_start_match_day: number;
+  p_rules: unknown;
 };
 export type CreatePrivateCompetitionRow = {
   id: string | null;
   registration_key: string | null;
+};
+
+/** public.creation_match_days(): a set */
+export type CreationMatchDaysArgs = Record<string, never>;
+export type CreationMatchDaysRow = {
+  league: string | null;
+  season: string | null;
+  match_day: number | null;
+  deadline: Date | null;
 };
 
 /** public.default_prize() */
@@ -159,10 +188,11 @@ export type FeedSyncExpectedAtArgs = {
 };
 export type FeedSyncExpectedAtResult = Date | null;
 
-/** public.get_eligible_teams(p_competition_id uuid, p_user_id uuid): a set */
+/** public.get_eligible_teams(p_competition_id uuid, p_user_id uuid, p_match_day integer): a set */
 export type GetEligibleTeamsArgs = {
   p_competition_id: string;
   p_user_id: string;
+  p_match_day: number;
 };
 export type GetEligibleTeamsRow = {
   team: string | null;
@@ -279,6 +309,8 @@ export type IfItEndedNowRow = {
   points: number | null;
   still_in: number | null;
   remaining: number | null;
+  lives_left: number | null;
+  auto_picked: boolean | null;
 };
 
 /** public.join_competition(p_competition_id uuid, p_registration_key text) */
@@ -309,6 +341,9 @@ export type KnockoutLeaderboardPageRow = {
   current_selection: string | null;
   selection_hidden: boolean | null;
   position: number | null;
+  lives: number | null;
+  lives_left: number | null;
+  auto_picked: boolean | null;
 };
 
 /** public.knockout_leaderboard_position(p_competition_id uuid, p_user_id uuid) */
@@ -327,6 +362,7 @@ export type KnockoutRouteRow = {
   team: string | null;
   match_day: number | null;
   used: boolean | null;
+  auto_picked: boolean | null;
 };
 
 /** public.link_feed_league(p_league text, p_season text) */
@@ -354,6 +390,8 @@ export type LiveKnockoutTableRow = {
   position: number | null;
   still_in: number | null;
   remaining: number | null;
+  lives_left: number | null;
+  auto_picked: boolean | null;
 };
 
 /** public.live_scout_board(p_league text, p_season text, p_match_day integer, p_limit integer): a set */
@@ -398,7 +436,16 @@ export type LiveSeasonTableRow = {
   rank: number | null;
   rank_before: number | null;
   position: number | null;
+  auto_picked: boolean | null;
+  joker: boolean | null;
 };
+
+/** public.lives_lost(p_competition_id uuid, p_user_id uuid) */
+export type LivesLostArgs = {
+  p_competition_id: string;
+  p_user_id: string;
+};
+export type LivesLostResult = number | null;
 
 /** public.manage_selections(p_competition_id uuid): a set */
 export type ManageSelectionsArgs = {
@@ -410,6 +457,7 @@ export type ManageSelectionsRow = {
   membership_status: string | null;
   has_selection: boolean | null;
   current_selection: string | null;
+  auto_picked: boolean | null;
 };
 
 /** public.match_day_pick_shares(p_competition_id uuid): a set */
@@ -450,6 +498,13 @@ export type MatchdayDeadlinePassedResult = boolean | null;
 /** public.my_data() */
 export type MyDataArgs = Record<string, never>;
 export type MyDataResult = unknown;
+
+/** public.play_joker(p_competition_id uuid, p_match_day integer) */
+export type PlayJokerArgs = {
+  p_competition_id: string;
+  p_match_day: number;
+};
+export type PlayJokerResult = string | null;
 
 /** public.process_due_matchdays() */
 export type ProcessDueMatchdaysArgs = Record<string, never>;
@@ -513,10 +568,11 @@ export type SaveScoutPredictionsArgs = {
 };
 export type SaveScoutPredictionsResult = string | null;
 
-/** public.save_team_selection(p_competition_id uuid, p_team text) */
+/** public.save_team_selection(p_competition_id uuid, p_team text, p_match_day integer) */
 export type SaveTeamSelectionArgs = {
   p_competition_id: string;
   p_team: string;
+  p_match_day: number;
 };
 export type SaveTeamSelectionResult = string | null;
 
@@ -597,6 +653,13 @@ export type UnregisterCompetitionArgs = {
   p_competition_id: string;
 };
 export type UnregisterCompetitionResult = string | null;
+
+/** public.update_competition_rules(p_competition_id uuid, p_rules jsonb) */
+export type UpdateCompetitionRulesArgs = {
+  p_competition_id: string;
+  p_rules: unknown;
+};
+export type UpdateCompetitionRulesResult = string | null;
 
 /** public.upsert_fixtures(p_rows jsonb) */
 export type UpsertFixturesArgs = {

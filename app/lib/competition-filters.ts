@@ -42,3 +42,12 @@ export function myFiltersFrom(url: URL): MyFilters {
   const filters = filtersFrom(url, MY_FILTER_FIELDS);
   return noFilterIn(url, MY_FILTER_FIELDS) ? { ...filters, competitionStatus: "active" } : filters;
 }
+
+/** The competitions list URL (filters and page) without its dialog and result parameters, plus `extra` ones. */
+export function listHref(pathname: string, search: string, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams(search);
+  for (const param of ["join", "created", "create"]) params.delete(param);
+  for (const [param, value] of Object.entries(extra)) params.set(param, value);
+  const qs = params.toString();
+  return `${pathname}${qs ? `?${qs}` : ""}`;
+}

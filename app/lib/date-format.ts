@@ -77,3 +77,9 @@ export function zoneAbbreviation(value: Date | string, timeZone: string | null |
   }
   return fallback || "UTC";
 }
+
+/** A deadline in the player's zone with the zone's name: "Sat 14 Mar, 14:00 GMT"; "TBA" when it is not known yet. */
+export function formatDeadline(value: Date | string | null, timeZone: string | null | undefined): string {
+  if (!value) return "TBA";
+  return `${formatKickoff(value, timeZone)} ${zoneAbbreviation(value, timeZone)}`;
+}

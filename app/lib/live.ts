@@ -20,11 +20,18 @@ export interface LiveLine extends LiveKey {
   opponentGoals: number | null;
   /** in_play | paused | complete | postponed | not_started; null without a pick. */
   fixtureState: string | null;
-  /** knockout: through | out | rolled_over | waiting | not_playing; season: win | draw | loss | not_started | postponed | no_pick. */
+  /**
+   * knockout: through | life_lost | out | rolled_over | joint_winner | waiting | not_playing (the organiser's rules
+   * applied: decision 028); season: win | draw | loss | not_started | postponed | no_pick.
+   */
   outcome: string;
   points: number | null;
   stillIn: number | null;
   remaining: number | null;
+  /** Knockout: the player's lives if it ended now. */
+  livesLeft: number | null;
+  /** The server made the player's pick at the deadline ("Auto-picked"). */
+  autoPicked: boolean;
 }
 
 export interface LiveFixture {
@@ -71,6 +78,10 @@ export function liveLineText(l: LiveLine): string | null {
       return l.fixtureState === "postponed" ? `${score}: through (a postponed match keeps you in)` : `${score}: through if it ends now`;
     case "rolled_over":
       return `${score ?? "No pick"}: everyone still in would go out, so nobody does if it ends now (roll-over)`;
+    case "joint_winner":
+      return `${score ?? "No pick"}: everyone still in would go out, so you would all win together if it ends now (joint winners)`;
+    case "life_lost":
+      return `${score ?? "No pick"}: loses a life if it ends now (${l.livesLeft ?? 0} ${l.livesLeft === 1 ? "life" : "lives"} left)`;
     default:
       if (!score) return "No pick: out if it ends now";
       return l.teamGoals !== null && l.teamGoals === l.opponentGoals
@@ -110,10 +121,13 @@ export interface LiveKnockoutRow {
   userId: string;
   username: string;
   position: number;
-  /** through | waiting | rolled_over | out | eliminated (before this match day). */
+  /** through | waiting | life_lost | rolled_over | joint_winner | out | eliminated (before this match day). */
   outcome: string;
   knockedOutOn: number | null;
   pick: LivePick | null;
+  /** Lives left if it ended now (0 when out). */
+  livesLeft: number | null;
+  autoPicked: boolean;
 }
 
 /** A row of the season's provisional table (public.live_season_table). */
@@ -130,11 +144,15 @@ export interface LiveSeasonRow {
   goalDifference: number;
   goalsFor: number;
   pick: LivePick | null;
+  autoPicked: boolean;
+  /** The player's joker is on this match day (its points count double). */
+  joker: boolean;
 }
 
 /** A knockout player's route: teams used (with the match day) and teams still available. */
 export interface KnockoutRoute {
-  used: { team: string; matchDay: number }[];
+  /** autoPicked: the server made that pick at the deadline ("Auto-picked"). */
+  used: { team: string; matchDay: number; autoPicked: boolean }[];
   available: string[];
 }
 
@@ -156,6 +174,10 @@ export function knockoutOutcomeText(r: Pick<LiveKnockoutRow, "outcome" | "knocke
       return "Not started";
     case "rolled_over":
       return "Through (roll-over)";
+    case "joint_winner":
+      return "Joint winner";
+    case "life_lost":
+      return "Loses a life";
     case "out":
       return "Out";
     default:

@@ -75,6 +75,30 @@ export function selectionRefusalReason(code: string | null | undefined): string 
   }
 }
 
+/** The season joker (public.play_joker's codes) as the team selection page says it. */
+export function jokerMessage(code: string): { type: "success" | "error"; message: string } {
+  switch (code) {
+    case "played":
+      return { type: "success", message: "Joker played: that match day's points count double." };
+    case "removed":
+      return { type: "success", message: "Joker taken back." };
+    case "joker_spent":
+      return { type: "error", message: "Your joker's match day has started: it can no longer move." };
+    case "joker_off":
+      return { type: "error", message: "This competition has no joker." };
+    case "not_season":
+      return { type: "error", message: "The joker is for season competitions." };
+    case "selection_closed":
+      return { type: "error", message: "Selection is closed for this match day." };
+    case "not_registered":
+      return { type: "error", message: "You are not registered for this competition." };
+    case "not_found":
+      return { type: "error", message: "Competition not found" };
+    default:
+      return { type: "error", message: "Failed to play the joker." };
+  }
+}
+
 export function setSelectionMessage(code: SetSelectionCode | "error"): { type: "success" | "error"; message: string } {
   switch (code) {
     case "saved":

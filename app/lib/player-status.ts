@@ -28,3 +28,8 @@ export function playerStatusLabel(p: PlayerStatusInput): PlayerStatusLabel {
   if (p.competitionStatus !== "active" || p.membershipStatus === "completed") return "Completed";
   return p.type === "knockout" ? "Still In" : "Active";
 }
+
+/** A knockout player's lives left, as the pages say it beside their name (only when the competition has more than one). */
+export function livesLeftText(livesLeft: number): string {
+  return livesLeft === 1 ? "1 life left" : `${livesLeft} lives left`;
+}

@@ -11,6 +11,7 @@ import {
   PRIZE_TITLE_MAX,
   PRIZE_URL_MAX,
 } from "~/lib/competition-options";
+import { rulesToSql, type CompetitionRules } from "~/lib/competition-rules";
 import { startDateField } from "~/lib/validation";
 
 /*
@@ -75,7 +76,8 @@ export function adminCompetitionSchema(today: string) {
       }
     });
 }
-type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>>;
+/** The form's fields (adminCompetitionSchema) and its rules (rulesFromForm of app/lib/competition-rules.ts). */
+type AdminCompetitionInput = z.output<ReturnType<typeof adminCompetitionSchema>> & { rules: CompetitionRules };
 
 type CreateOutcome = { ok: true; id: string; message: string } | { ok: false; status: number; message: string };
 
@@ -88,7 +90,7 @@ export async function adminCreateCompetition(db: Db, userId: string, input: Admi
         select public.admin_create_competition(
           ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date,
           ${input.startMatchDay}::int, ${input.prize}, ${input.prizeTitle}, ${input.prizeDescription},
-          ${input.prizeTermsUrl}, ${input.prizeImageUrl}) as id`,
+          ${input.prizeTermsUrl}, ${input.prizeImageUrl}, ${rulesToSql(input.rules)}::jsonb) as id`,
     );
     const id = rows[0]?.id;
     if (!id) return { ok: false, status: 500, message: CREATE_FAILED };

@@ -5,7 +5,9 @@ import { pageWindow } from "~/lib/paging";
 import {
   competitionInfoQuery,
   toCompetitionInfo,
+  livesLeftOf,
   toKnockoutStanding,
+  knockoutStandingColumns,
   toSeasonStanding,
   type CompetitionInfo,
   type KnockoutStanding,
@@ -30,6 +32,8 @@ export interface PlayerRow {
   currentSelection: string | null;
   selectionHidden: boolean;
   hasSelection: boolean;
+  /** The server picked at the deadline ("Auto-picked"; Manage Selections). */
+  autoPicked: boolean;
 }
 
 export interface MySelection {
@@ -37,6 +41,8 @@ export interface MySelection {
   team: string;
   createdAt: string | null;
   fixture: FixtureRow;
+  /** The server made this pick at the deadline ("Auto-picked"). */
+  autoPicked: boolean;
 }
 
 export interface Membership {
@@ -48,6 +54,8 @@ export interface Membership {
   /** The player's season rank and points (rank null for a knockout or before any result). */
   rank: number | null;
   points: number;
+  /** Knockout lives left when the competition has more than one life, else null. */
+  livesLeft: number | null;
 }
 
 export interface CompetitionDetail {
@@ -91,6 +99,7 @@ function playerRow(r: PlayerColumns | ManageColumns): PlayerRow {
     currentSelection: "current_selection" in r ? r.current_selection : null,
     selectionHidden: "selection_hidden" in r && r.selection_hidden === true,
     hasSelection: "has_selection" in r && r.has_selection === true,
+    autoPicked: "auto_picked" in r && r.auto_picked === true,
   };
 }
 
@@ -127,18 +136,20 @@ export async function getCompetitionDetail(
         NotNull<
           Pick<
             UserCompetitionStatsViewRow,
-            "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status" | "rank" | "points"
+            "membership_status" | "knocked_out_on" | "joined_match_day" | "selection_status" | "rank" | "points" | "lives" | "lives_left"
           >,
           "membership_status" | "selection_status"
         >[]
       >`
-          select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status, v.rank, v.points
+          select v.membership_status, v.knocked_out_on, v.joined_match_day, v.selection_status, v.rank, v.points,
+                 v.lives, v.lives_left
             from public.user_competition_stats_view v
            where v.competition_id = ${competitionId} and v.user_id = ${me}`,
       currentPickQuery(sql, competitionId, me),
       // team_selections' match_day, selected_team and created_at are NOT NULL; the fixture columns as FIXTURE_COLUMNS.
-      sql.unsafe<({ matchDay: number; team: string; createdAt: Date } & Record<string, unknown>)[]>(
-        `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt", ${FIXTURE_COLUMNS}
+      sql.unsafe<({ matchDay: number; team: string; createdAt: Date; autoPicked: boolean } & Record<string, unknown>)[]>(
+        `select ts.match_day as "matchDay", ts.selected_team as team, ts.created_at as "createdAt",
+                ts.auto_picked as "autoPicked", ${FIXTURE_COLUMNS}
              from public.team_selections ts
              join public.fixtures f on f.id = ts.fixture_id
             where ts.competition_id = $1 and ts.user_id = $2
@@ -158,7 +169,7 @@ export async function getCompetitionDetail(
            order by v.rank nulls last, lower(v.username), v.user_id
            limit ${STANDINGS_SIZE}`,
       sql<KnockoutStandingColumns[]>`
-          select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
+          select ${knockoutStandingColumns(sql)}
             from public.competitions c
            cross join lateral public.knockout_leaderboard_page(c.id, 0, ${STANDINGS_SIZE}) as k
            where c.id = ${competitionId} and c.type = 'knockout'
@@ -166,7 +177,7 @@ export async function getCompetitionDetail(
       currentFixturesQuery(sql, competitionId),
       // Rows only for the creator and admins; before the deadline "picked or not", never the team.
       sql<ManageColumns[]>`
-          select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection,
+          select m.user_id, m.username, m.membership_status, m.has_selection, m.current_selection, m.auto_picked,
                  (m.has_selection and m.current_selection is null) as selection_hidden
             from public.manage_selections(${competitionId}) m
            order by lower(m.username), m.user_id`,
@@ -190,6 +201,7 @@ export async function getCompetitionDetail(
             selectionStatus: m.selection_status,
             rank: m.rank ?? null,
             points: m.points ?? 0,
+            livesLeft: livesLeftOf(m.lives, m.lives_left),
           }
         : null,
       currentSelection: (pickRows[0]?.team as string | undefined) ?? null,
@@ -198,6 +210,7 @@ export async function getCompetitionDetail(
         team: r.team,
         createdAt: toIso(r.createdAt),
         fixture: normaliseFixtures([r])[0],
+        autoPicked: r.autoPicked === true,
       })),
       players: playerRows.map(playerRow),
       seasonStandings: seasonRows.map(toSeasonStanding),

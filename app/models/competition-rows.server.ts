@@ -1,5 +1,6 @@
 import type {
   KnockoutLeaderboardPageRow,
+  MatchdayDeadlinePassedResult,
   MatchdayDeadlineResult,
   RegistrationStateResult,
   SelectionOpenResult,
@@ -7,6 +8,7 @@ import type {
 } from "~/db/row-types.generated";
 import type { NotNull, PlayerSql } from "~/db/types";
 import { DEFAULT_PRIZE } from "~/lib/competition-options";
+import { rulesFromRow, type CompetitionRules, type CompetitionRulesColumns } from "~/lib/competition-rules";
 import { toIso } from "~/models/fixture-rows.server";
 
 /**
@@ -35,6 +37,10 @@ export interface CompetitionInfo {
   deadline: string | null;
   /** Picks may be made for the current match day now (public.selection_open: fixtures, deadline ahead). */
   selectionOpen: boolean;
+  /** The organiser's rules (decision 028): the Rules panel says them with rulesLines(type, rules). */
+  rules: CompetitionRules;
+  /** The start match day's deadline has passed: the rules are fixed (update_competition_rules refuses). */
+  rulesFixed: boolean;
 }
 
 /** A member's season figures, as the stats view has them (standings, dashboard rows). */
@@ -60,10 +66,19 @@ export interface KnockoutStanding {
   knockedOutOn: number | null;
   currentSelection: string | null;
   selectionHidden: boolean;
+  /** Lives left, when the competition has more than one life (else null: nothing to show). */
+  livesLeft: number | null;
+  /** The current pick was made by the server at the deadline ("Auto-picked"). */
+  autoPicked: boolean;
+}
+
+/** Lives left as the pages show them: only when the competition has more than one life. */
+export function livesLeftOf(lives: number | null | undefined, livesLeft: number | null | undefined): number | null {
+  return lives !== null && lives !== undefined && lives > 1 && livesLeft !== null && livesLeft !== undefined ? livesLeft : null;
 }
 
 /** The columns of public.competitions that competitionInfoQuery reads (all NOT NULL but created_by). */
-interface CompetitionColumns {
+interface CompetitionColumns extends CompetitionRulesColumns {
   id: string;
   name: string;
   type: string;
@@ -85,6 +100,7 @@ export type CompetitionInfoRow = CompetitionColumns & {
   knockout_winner_username: string | null;
   deadline: MatchdayDeadlineResult;
   selection_open: SelectionOpenResult;
+  rules_fixed: MatchdayDeadlinePassedResult;
 };
 
 /**
@@ -96,10 +112,14 @@ export const registrationState = (sql: PlayerSql) =>
   // the rule applied to the row in hand (inlined by the planner), not a look-up per row by id (decision 023)
   sql`public.registration_state_of(c.registration_status, c.status, c.type, c.league, c.season, c.start_match_day)`;
 
+/** The rules columns of the competitions row `c` (rulesFromRow turns them into CompetitionRules). */
+export const rulesColumns = (sql: PlayerSql) =>
+  sql`c.lives, c.draw_rule, c.missed_pick_rule, c.everyone_out_rule, c.win_points, c.draw_points, c.loss_points, c.joker`;
+
 /**
  * The competition row with explicit columns (players may not read registration_key), its creator's and knockout
  * winner's usernames, its registration state now, the current match day's deadline and whether picks are open
- * for it. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
+ * for it, its rules and whether they are fixed yet. Not awaited here: callers issue it together with their other queries so the transaction pipelines them.
  */
 export function competitionInfoQuery(sql: PlayerSql, competitionId: string) {
   return sql<CompetitionInfoRow[]>`
@@ -107,7 +127,8 @@ export function competitionInfoQuery(sql: PlayerSql, competitionId: string) {
            c.visibility, c.prize, c.current_match_day, c.start_match_day, c.player_count, c.created_by,
            creator.username as created_by_username, winner.username as knockout_winner_username,
            public.matchday_deadline(c.league, c.season, c.current_match_day) as deadline,
-           public.selection_open(c.league, c.season, c.current_match_day) as selection_open
+           public.selection_open(c.league, c.season, c.current_match_day) as selection_open,
+           ${rulesColumns(sql)}, public.matchday_deadline_passed(c.league, c.season, c.start_match_day) as rules_fixed
       from public.competitions c
       left join public.player_names creator on creator.id = c.created_by
       left join public.player_names winner on winner.id = c.knockout_winner
@@ -133,6 +154,8 @@ export function toCompetitionInfo(c: CompetitionInfoRow): CompetitionInfo {
     knockoutWinnerUsername: c.knockout_winner_username,
     deadline: toIso(c.deadline),
     selectionOpen: c.selection_open === true,
+    rules: rulesFromRow(c),
+    rulesFixed: c.rules_fixed === true,
   };
 }
 
@@ -150,9 +173,17 @@ export type SeasonStandingColumns = NotNull<
 
 /** The knockout columns of public.knockout_leaderboard_page, user_username selected as username. */
 export type KnockoutStandingColumns = NotNull<
-  Pick<KnockoutLeaderboardPageRow, "user_id" | "status" | "knocked_out_on" | "current_selection" | "selection_hidden">,
+  Pick<
+    KnockoutLeaderboardPageRow,
+    "user_id" | "status" | "knocked_out_on" | "current_selection" | "selection_hidden" | "lives" | "lives_left" | "auto_picked"
+  >,
   "user_id"
 > & { username: KnockoutLeaderboardPageRow["user_username"] };
+
+/** What a knockout standing reads of public.knockout_leaderboard_page (the page function's row as `k`). */
+export const knockoutStandingColumns = (sql: PlayerSql) =>
+  sql`k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden,
+      k.lives, k.lives_left, k.auto_picked`;
 
 /** A row selecting user_id, username, rank, wins, draws, losses, goals_for, goals_against, points. */
 export function toSeasonStanding(r: SeasonStandingColumns): SeasonStanding {
@@ -169,7 +200,7 @@ export function toSeasonStanding(r: SeasonStandingColumns): SeasonStanding {
   };
 }
 
-/** A row selecting user_id, username, status, knocked_out_on, current_selection, selection_hidden. */
+/** A row selecting knockoutStandingColumns. */
 export function toKnockoutStanding(r: KnockoutStandingColumns): KnockoutStanding {
   return {
     userId: r.user_id,
@@ -178,5 +209,7 @@ export function toKnockoutStanding(r: KnockoutStandingColumns): KnockoutStanding
     knockedOutOn: r.knocked_out_on,
     currentSelection: r.current_selection,
     selectionHidden: r.selection_hidden === true,
+    livesLeft: livesLeftOf(r.lives, r.lives_left),
+    autoPicked: r.auto_picked === true,
   };
 }

@@ -5,10 +5,12 @@ import type { SqlFragment } from "~/lib/sql-inline";
 import type { ListFilters, MyFilters } from "~/lib/competition-filters";
 import { isUuid } from "~/lib/ids";
 import { pageCount, pageWindow } from "~/lib/paging";
-import { registrationState } from "~/models/competition-rows.server";
+import { rulesFromRow, type CompetitionRules, type CompetitionRulesColumns } from "~/lib/competition-rules";
+import { registrationState, rulesColumns } from "~/models/competition-rows.server";
+import { creationMatchDaysQuery, toCreationOptions, type CreationOption } from "~/models/competition-creation.server";
 
 /*
- * Competitions list, My Competitions, joining / unregistering and private competition creation.
+ * Competitions list, My Competitions, joining and unregistering (creation: competition-creation.server.ts).
  * Every query runs as the player (db.asUser) so row-level security applies; the rules themselves
  * (registration window, key check, membership, whether a member may pick now) live in SQL: join_competition,
  * unregister_competition, create_private_competition, registration_state and the stats view's selection_status.
@@ -69,6 +71,8 @@ export interface CompetitionCardData {
   /** Registration closes at the start match day's selection deadline (first kickoff - 1 h); null = TBA. */
   deadline: string | null;
   joined: boolean;
+  /** The organiser's rules, shown before joining (rulesLines). */
+  rules: CompetitionRules;
 }
 
 /** One page of a competitions list, PAGE_SIZE cards a page. */
@@ -82,15 +86,18 @@ interface ListPage<Card> {
 export interface CompetitionListPage extends ListPage<CompetitionCardData> {
   /** The just-created competition (no-JS result view), only for its creator. */
   created: { id: string; name: string; registrationKey: string } | null;
-  /** The competition whose key dialog is open (?join=<id>), if it is private. */
-  joinTarget: { id: string; name: string } | null;
+  /** The competition whose key dialog is open (?join=<id>), if it is private, with its type and rules. */
+  joinTarget: { id: string; name: string; type: string; rules: CompetitionRules } | null;
+  /** What the create form offers: each league and season with its open match days (public.creation_match_days). */
+  creationOptions: CreationOption[];
 }
 
 function listWhere(sql: PlayerSql, f: ListFilters) {
   return sql`c.type <> 'scout' ${filterSql(sql, f, LIST_COLUMNS)}`;
 }
 
-interface ListRow extends Pick<CompetitionCardData, "id" | "name" | "type" | "league" | "season" | "visibility" | "joined"> {
+interface ListRow
+  extends Pick<CompetitionCardData, "id" | "name" | "type" | "league" | "season" | "visibility" | "joined">, CompetitionRulesColumns {
   registration_status: string;
   player_count: number;
   registration_deadline: Date | string | null;
@@ -112,11 +119,11 @@ export async function listCompetitions(
   return db.asUser(userId, async (sql) => {
     const createdId = opts.createdId && isUuid(opts.createdId) ? opts.createdId : null;
     const joinId = opts.joinId && isUuid(opts.joinId) ? opts.joinId : null;
-    const [countRows, rows, createdRows, joinRows] = await Promise.all([
+    const [countRows, rows, createdRows, joinRows, creationRows] = await Promise.all([
       sql<{ total: number }[]>`select count(*)::int as total from public.competitions c where ${listWhere(sql, filters)}`,
       sql<ListRow[]>`
         select c.id, c.name, c.type, c.league, c.season, c.visibility, ${registrationState(sql)} as registration_status,
-               c.player_count,
+               c.player_count, ${rulesColumns(sql)},
                ${registrationDeadline(sql)} as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
@@ -130,11 +137,13 @@ export async function listCompetitions(
               from public.competitions c where c.id = ${createdId} and c.created_by = ${userId}`
         : Promise.resolve([]),
       joinId
-        ? sql<{ id: string; name: string }[]>`
-            select c.id, c.name from public.competitions c
+        ? sql<({ id: string; name: string; type: string } & CompetitionRulesColumns)[]>`
+            select c.id, c.name, c.type, ${rulesColumns(sql)} from public.competitions c
              where c.id = ${joinId} and c.visibility = 'private' and c.type <> 'scout'`
         : Promise.resolve([]),
+      creationMatchDaysQuery(sql),
     ]);
+    const join = joinRows[0];
     const total = countRows[0]?.total ?? 0;
     const created = createdRows[0]?.key ? { id: createdRows[0].id, name: createdRows[0].name, registrationKey: createdRows[0].key } : null;
     return {
@@ -149,12 +158,14 @@ export async function listCompetitions(
         playerCount: r.player_count ?? 0,
         deadline: r.registration_deadline ? new Date(r.registration_deadline).toISOString() : null,
         joined: r.joined,
+        rules: rulesFromRow(r),
       })),
       total,
       page,
       pageCount: pageCount(total, PAGE_SIZE),
       created,
-      joinTarget: joinRows[0] ?? null,
+      joinTarget: join ? { id: join.id, name: join.name, type: join.type, rules: rulesFromRow(join) } : null,
+      creationOptions: toCreationOptions(creationRows),
     };
   });
 }
@@ -308,42 +319,4 @@ export function unregisterCompetition(db: Db, userId: string, competitionId: str
     "unregister_competition",
     (sql) => sql<{ code: UnregisterCode }[]>`select public.unregister_competition(${competitionId}) as code`,
   );
-}
-
-// ---------- private competition creation ----------
-
-/** A validated creation form (the schema lives with its route, app/routes/_app.competitions.tsx). */
-export interface CreatePrivateInput {
-  name: string;
-  type: string;
-  league: string;
-  season: string;
-  startDate: string;
-  startMatchDay: number;
-}
-
-export type CreateResult =
-  { ok: true; id: string; name: string; registrationKey: string } | { ok: false; type: "info" | "error"; message: string };
-
-export async function createPrivateCompetition(db: Db, userId: string, input: CreatePrivateInput): Promise<CreateResult> {
-  try {
-    const rows = await db.asUser(
-      userId,
-      (sql) =>
-        sql<{ id: string; registration_key: string }[]>`
-        select id, registration_key from public.create_private_competition(
-          ${input.name}, ${input.type}, ${input.league}, ${input.season}, ${input.startDate}::date, ${input.startMatchDay}::int)`,
-    );
-    const row = rows[0];
-    if (!row) return { ok: false, type: "error", message: "Failed to create private competition" };
-    return { ok: true, id: row.id, name: input.name, registrationKey: row.registration_key };
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    if (error instanceof postgres.PostgresError) {
-      if (error.code === "P0001") return { ok: false, type: "info", message: error.message };
-      if (error.code === "23505") return { ok: false, type: "info", message: "A competition with this name and type already exists." };
-    }
-    console.error("create_private_competition failed:", (error as Error)?.message);
-    return { ok: false, type: "error", message: "Failed to create private competition" };
-  }
 }

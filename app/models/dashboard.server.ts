@@ -1,7 +1,9 @@
 import type { Db } from "~/db/types";
 import type { LiveLine } from "~/lib/live";
 import { byRegistrationDeadline, registrationDeadline } from "~/models/competitions.server";
-import { registrationState, type SeasonStats } from "~/models/competition-rows.server";
+import { livesLeftOf, registrationState, rulesColumns, type SeasonStats } from "~/models/competition-rows.server";
+import { creationMatchDaysQuery, toCreationOptions, type CreationOption } from "~/models/competition-creation.server";
+import { rulesFromRow, type CompetitionRules, type CompetitionRulesColumns } from "~/lib/competition-rules";
 import { liveLinesQuery, toLiveLines } from "~/models/live.server";
 import { playerStatusLabel, type PlayerStatusLabel } from "~/lib/player-status";
 
@@ -16,6 +18,8 @@ interface UpcomingCompetition {
   registrationDeadline: string | null;
   /** The player is a member already (the card offers Select Team instead of Join). */
   joined: boolean;
+  /** The organiser's rules, shown before joining. */
+  rules: CompetitionRules;
 }
 
 export interface RegisteredCompetition extends SeasonStats {
@@ -29,6 +33,10 @@ export interface RegisteredCompetition extends SeasonStats {
   selectionStatus: "active" | "eliminated" | "closed";
   selectionDeadline: string | null;
   currentMatchDay: number;
+  /** Knockout lives left when the competition has more than one life, else null. */
+  livesLeft: number | null;
+  /** The current pick was made by the server at the deadline ("Auto-picked"). */
+  autoPicked: boolean;
 }
 
 interface PrivateCompetition {
@@ -47,9 +55,12 @@ interface Dashboard {
   privateCompetitions: PrivateCompetition[];
   /** "If it ended now" for each of the player's competitions being played (decision 022). */
   live: LiveLine[];
+  /** The private create form's choices: each league and season with its open match days. */
+  creationOptions: CreationOption[];
 }
 
-interface UpcomingRow extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility" | "joined"> {
+interface UpcomingRow
+  extends Pick<UpcomingCompetition, "id" | "name" | "type" | "league" | "visibility" | "joined">, CompetitionRulesColumns {
   player_count: number;
   registration_deadline: Date | string | null;
 }
@@ -71,6 +82,9 @@ interface RegisteredRow {
   selection_status: RegisteredCompetition["selectionStatus"];
   selection_deadline: Date | string | null;
   current_match_day: number;
+  lives: number;
+  lives_left: number;
+  current_selection_auto_picked: boolean;
 }
 
 interface PrivateRow extends Pick<PrivateCompetition, "id" | "name" | "status"> {
@@ -88,9 +102,9 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
  */
 export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
   return db.asUser(userId, async (sql) => {
-    const [upcoming, registered, privates, liveRows] = await Promise.all([
+    const [upcoming, registered, privates, liveRows, creationRows] = await Promise.all([
       sql<UpcomingRow[]>`
-        select c.id, c.name, c.type, c.league, c.visibility, c.player_count,
+        select c.id, c.name, c.type, c.league, c.visibility, c.player_count, ${rulesColumns(sql)},
                ${registrationDeadline(sql)} as registration_deadline,
                exists (select 1 from public.user_selections us
                         where us.competition_id = c.id and us.user_id = ${userId}) as joined
@@ -102,7 +116,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
       sql<RegisteredRow[]>`
         select competition_id, competition, competition_type, competition_status, membership_status, rank,
                wins, draws, losses, goals_for, goals_against, points, current_selection, selection_status,
-               selection_deadline, current_match_day
+               selection_deadline, current_match_day, lives, lives_left, current_selection_auto_picked
           from public.user_competition_stats_view
          where user_id = ${userId} and competition_type <> 'scout'
          order by (competition_status = 'active') desc, selection_deadline nulls last, competition`,
@@ -114,6 +128,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
          order by c.created_at desc`,
       // the live match day, in the same batch (decision 022)
       liveLinesQuery(sql, null),
+      creationMatchDaysQuery(sql),
     ]);
     return {
       upcoming: upcoming.map((r) => ({
@@ -125,6 +140,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         playerCount: r.player_count,
         registrationDeadline: iso(r.registration_deadline),
         joined: r.joined === true,
+        rules: rulesFromRow(r),
       })),
       registered: registered.map((r) => ({
         id: r.competition_id,
@@ -143,6 +159,8 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         selectionStatus: r.selection_status,
         selectionDeadline: iso(r.selection_deadline),
         currentMatchDay: r.current_match_day,
+        livesLeft: livesLeftOf(r.lives, r.lives_left),
+        autoPicked: r.current_selection_auto_picked === true,
       })),
       privateCompetitions: privates.map((r) => ({
         id: r.id,
@@ -153,6 +171,7 @@ export async function getDashboard(db: Db, userId: string): Promise<Dashboard> {
         registrationKey: r.registration_key,
       })),
       live: toLiveLines(liveRows),
+      creationOptions: toCreationOptions(creationRows),
     };
   });
 }

@@ -1,7 +1,13 @@
 import type { Db } from "~/db/types";
 import { pageCount, pageWindow } from "~/lib/paging";
 import { championOf } from "~/models/competition-detail.server";
-import { competitionInfoQuery, toCompetitionInfo, toKnockoutStanding, toSeasonStanding } from "~/models/competition-rows.server";
+import {
+  competitionInfoQuery,
+  toCompetitionInfo,
+  toKnockoutStanding,
+  toSeasonStanding,
+  knockoutStandingColumns,
+} from "~/models/competition-rows.server";
 import {
   knockoutRouteQuery,
   liveKnockoutTableQuery,
@@ -100,13 +106,13 @@ export async function getKnockoutLeaderboard(
       competitionInfoQuery(sql, competitionId),
       // The player's own row: their position (range counts on the leaderboard index), then that one row.
       sql<KnockoutStandingColumns[]>`
-        select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
+        select ${knockoutStandingColumns(sql)}
           from public.knockout_leaderboard_position(${competitionId}, ${userId}) as pos
          cross join lateral public.knockout_leaderboard_page(${competitionId}, pos - 1, 1) as k
          where pos is not null and k.user_id = ${userId}
            and exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')`,
       sql<KnockoutStandingColumns[]>`
-        select k.user_id, k.user_username as username, k.status, k.knocked_out_on, k.current_selection, k.selection_hidden
+        select ${knockoutStandingColumns(sql)}
           from public.knockout_leaderboard_page(${competitionId}, ${offset}, ${LEADERBOARD_PAGE_SIZE}) as k
          where exists (select 1 from public.competitions c where c.id = ${competitionId} and c.type = 'knockout')
          order by k.position`,

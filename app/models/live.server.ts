@@ -50,6 +50,8 @@ export function toLiveLines(rows: IfItEndedNowRow[]): LiveLine[] {
       points: r.points,
       stillIn: r.still_in,
       remaining: r.remaining,
+      livesLeft: r.lives_left,
+      autoPicked: r.auto_picked === true,
     }));
 }
 
@@ -85,6 +87,8 @@ interface KnockoutTableRow {
   position: number;
   still_in: number;
   remaining: number;
+  lives_left: number | null;
+  auto_picked: boolean;
 }
 
 interface SeasonTableRow {
@@ -104,13 +108,15 @@ interface SeasonTableRow {
   rank: number;
   rank_before: number | null;
   position: number;
+  auto_picked: boolean;
+  joker: boolean;
 }
 
 /** One page of the knockout's provisional leaderboard: who would go through, who would be out (public.live_knockout_table). */
 export function liveKnockoutTableQuery(sql: PlayerSql, competitionId: string, offset: number, limit: number) {
   return sql<KnockoutTableRow[]>`
     select k.user_id, k.username, k.knocked_out_on, k.team, k.team_goals, k.opponent_goals, k.fixture_state, k.outcome,
-           k.position, k.still_in, k.remaining
+           k.position, k.still_in, k.remaining, k.lives_left, k.auto_picked
       from public.live_knockout_table(${competitionId}, ${offset}, ${limit}) k
      order by k.position`;
 }
@@ -119,15 +125,19 @@ export function liveKnockoutTableQuery(sql: PlayerSql, competitionId: string, of
 export function liveSeasonTableQuery(sql: PlayerSql, competitionId: string, offset: number, limit: number) {
   return sql<SeasonTableRow[]>`
     select s.user_id, s.username, s.team, s.team_goals, s.opponent_goals, s.fixture_state, s.live_points, s.points,
-           s.goal_difference, s.goals_for, s.wins, s.draws, s.losses, s.rank, s.rank_before, s.position
+           s.goal_difference, s.goals_for, s.wins, s.draws, s.losses, s.rank, s.rank_before, s.position, s.auto_picked,
+           s.joker
       from public.live_season_table(${competitionId}, ${offset}, ${limit}) s
      order by s.position`;
 }
 
+/** A row of public.knockout_route: a team used (with its match day and whether it was auto-picked) or still available. */
+type RouteRow = { team: string; match_day: number | null; used: boolean; auto_picked: boolean | null };
+
 /** A knockout player's route (public.knockout_route: row-level security hides a pick before its deadline). */
 export function knockoutRouteQuery(sql: PlayerSql, competitionId: string, userId: string) {
-  return sql<{ team: string; match_day: number | null; used: boolean }[]>`
-    select r.team, r.match_day, r.used from public.knockout_route(${competitionId}, ${userId}::uuid) r`;
+  return sql<RouteRow[]>`
+    select r.team, r.match_day, r.used, r.auto_picked from public.knockout_route(${competitionId}, ${userId}::uuid) r`;
 }
 
 const pickOf = (r: {
@@ -146,6 +156,8 @@ export function toLiveKnockoutRows(rows: readonly KnockoutTableRow[]): LiveKnock
     outcome: r.outcome,
     knockedOutOn: r.knocked_out_on,
     pick: pickOf(r),
+    livesLeft: r.lives_left,
+    autoPicked: r.auto_picked === true,
   }));
 }
 
@@ -161,12 +173,16 @@ export function toLiveSeasonRows(rows: readonly SeasonTableRow[]): LiveSeasonRow
     goalDifference: r.goal_difference,
     goalsFor: r.goals_for,
     pick: pickOf(r),
+    autoPicked: r.auto_picked === true,
+    joker: r.joker === true,
   }));
 }
 
-export function toRoute(rows: readonly { team: string; match_day: number | null; used: boolean }[]): KnockoutRoute {
+export function toRoute(rows: readonly RouteRow[]): KnockoutRoute {
   return {
-    used: rows.filter((r) => r.used && r.match_day !== null).map((r) => ({ team: r.team, matchDay: r.match_day as number })),
+    used: rows
+      .filter((r) => r.used && r.match_day !== null)
+      .map((r) => ({ team: r.team, matchDay: r.match_day as number, autoPicked: r.auto_picked === true })),
     available: rows.filter((r) => !r.used).map((r) => r.team),
   };
 }

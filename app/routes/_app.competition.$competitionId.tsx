@@ -1,15 +1,7 @@
-import {
-  data,
-  type ActionFunctionArgs,
-  type AppLoadContext,
-  type LinksFunction,
-  type LoaderFunctionArgs,
-  type MetaFunction,
-} from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { LiveMatchDayPanel } from "~/components/LiveMatchDay";
 import { useLive } from "~/lib/use-live";
-import { z } from "zod";
 import { competitionNotFound } from "~/lib/competition-not-found";
 import { CompetitionStandings } from "~/components/competition/CompetitionStandings";
 import { DetailsPanel } from "~/components/competition/DetailsPanel";
@@ -23,23 +15,15 @@ import { FixtureList } from "~/components/FixtureList";
 import { HowToPlay } from "~/components/HowToPlay";
 import { PageLoading } from "~/components/PageLoading";
 import { pageFrom } from "~/lib/paging";
-import { intentOf, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
-import { UUID_PATTERN, isUuid } from "~/lib/ids";
-import {
-  canManageSelections,
-  championOf,
-  getCompetitionDetail,
-  PLAYERS_PAGE_SIZE,
-  setPlayerSelection,
-  type SetSelectionCode,
-} from "~/models/competition-detail.server";
-import { registerMessage, setSelectionMessage, unregisterMessage } from "~/lib/outcome-messages";
-import { joinCompetition, unregisterCompetition } from "~/models/competitions.server";
-import { formatKickoff, safeTimeZone } from "~/lib/date-format";
+import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
+import { isUuid } from "~/lib/ids";
+import { canManageSelections, championOf, getCompetitionDetail, PLAYERS_PAGE_SIZE } from "~/models/competition-detail.server";
+import { register, setSelection, unregister, updateRules, type CompetitionAct } from "~/loaders/competition-actions.server";
+import type { RulesRefusal } from "~/components/competition/RulesPanel";
+import { formatDeadline, formatKickoff, safeTimeZone } from "~/lib/date-format";
 import { pageCount } from "~/lib/paging";
 import { groupFixtures } from "~/models/fixture-rows.server";
-import { requireSessionCookie, requireUserWith, writeAsUser } from "~/session.server";
-import { redirectWithToast } from "~/toast.server";
+import { requireSessionCookie, requireUserWith } from "~/session.server";
 import css from "~/styles/pages/selection.css?url";
 import { playerStatusLabel } from "~/lib/player-status";
 
@@ -97,7 +81,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     competition: c,
     liveReadAt,
     now: context.now.toISOString(),
-    me: membership ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember } : null,
+    me: membership
+      ? { status: myStatus, rank: membership.rank, points: membership.points, showDeadline: activeMember, livesLeft: membership.livesLeft }
+      : null,
     missedPick: activeMember && deadlinePassed && !detail.currentSelection,
     tab,
     tabs: TABS.filter((t) => available.includes(t.id)),
@@ -105,6 +91,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     isMember,
     membershipStatus: membership?.status ?? null,
     currentSelection: detail.currentSelection,
+    currentAutoPicked: detail.mySelections.some((s) => s.matchDay === c.currentMatchDay && s.autoPicked),
+    // The creator (and admins) may change the rules until the start match day's deadline (update_competition_rules decides).
+    rulesCloseAt: c.rulesFixed || !c.deadline ? null : formatDeadline(c.deadline, timeZone),
     closed: !c.selectionOpen,
     eliminated,
     canRegister: !isMember && registrationOpen,
@@ -115,6 +104,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     mySelections: detail.mySelections.map((s): MySelectionRow => ({
       matchDay: s.matchDay,
       team: s.team,
+      autoPicked: s.autoPicked,
       home: s.fixture.homeTeam,
       away: s.fixture.awayTeam,
       score: s.fixture.status === "complete" && s.fixture.homeScore !== null ? `${s.fixture.homeScore} - ${s.fixture.awayScore}` : null,
@@ -135,21 +125,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   };
 }
 
-const RegisterSchema = z.object({ registrationKey: z.string().trim().max(50).optional() });
-const SetSelectionSchema = z.object({ userId: z.string().regex(UUID_PATTERN), team: z.string().trim().min(1).max(60) });
-
-/** What each intent works on: the request, its context and the competition (the player comes with the write). */
-interface Act {
-  request: Request;
-  context: AppLoadContext;
-  competitionId: string;
-}
-
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireSessionCookie(request, context);
   if (!isUuid(params.competitionId)) competitionNotFound();
   const form = await readForm(request);
-  const act: Act = { request, context, competitionId: params.competitionId };
+  const act: CompetitionAct = { request, context, competitionId: params.competitionId };
   switch (intentOf(form)) {
     case "register":
       return register(act, form);
@@ -157,54 +137,22 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return unregister(act);
     case "set-selection":
       return setSelection(act, form);
+    case "update-rules":
+      return updateRules(act, form);
     default:
       return unknownIntent();
   }
 }
 
-/** A refused form (as `invalid` answers one) with its intent, so the page shows the message beside the form that was sent. */
-function refused(intent: "register" | "set-selection", errors: Record<string, string>, message: string) {
-  return data({ intent, errors, message }, { status: 400 });
-}
-
-async function register({ request, context, competitionId }: Act, form: FormData) {
-  const parsed = parseForm(form, RegisterSchema);
-  if (!parsed.ok) return refused("register", parsed.errors, "Please fill in all required fields.");
-  const key = parsed.data.registrationKey || undefined;
-  const code = await writeAsUser(request, context, (userId) => joinCompetition(context.db, userId, competitionId, key));
-  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  return redirectWithToast(context.env, `/competition/${competitionId}`, registerMessage(code));
-}
-
-async function unregister({ request, context, competitionId }: Act) {
-  const code = await writeAsUser(request, context, (userId) => unregisterCompetition(context.db, userId, competitionId));
-  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  return redirectWithToast(context.env, `/competition/${competitionId}`, unregisterMessage(code));
-}
-
-async function setSelection({ request, context, competitionId }: Act, form: FormData) {
-  const parsed = parseForm(form, SetSelectionSchema);
-  if (!parsed.ok) return refused("set-selection", parsed.errors, "Failed to update selection.");
-  const { userId: playerId, team } = parsed.data;
-  let code: SetSelectionCode | "error";
-  try {
-    code = await writeAsUser(request, context, (userId) => setPlayerSelection(context.db, userId, competitionId, playerId, team));
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    console.error("set_player_selection failed:", (error as Error)?.message ?? error);
-    code = "error";
-  }
-  await context.db.commit(); // saved before the answer says so (a failed COMMIT answers 503)
-  return redirectWithToast(context.env, `/competition/${competitionId}?tab=manage-selections`, setSelectionMessage(code));
-}
-
 export default function CompetitionDetailPage() {
   const d = useLoaderData<typeof loader>();
   // A refused form: its message shows beside the form that was sent (redirects carry a toast instead).
-  const refusal = useActionData<typeof action>() as { intent?: string; message?: string } | undefined;
+  const refusal = useActionData<typeof action>() as ({ intent?: string; message?: string } & Partial<RulesRefusal>) | undefined;
   const c = d.competition;
   const message = refusal?.message || null;
   const fromManage = refusal?.intent === "set-selection";
+  const fromRules = refusal?.intent === "update-rules";
+  const rulesRefusal = fromRules && message ? { message, field: refusal?.field ?? null, values: refusal?.values } : null;
   useLive(d.liveKey ? [d.liveKey] : [], d.liveReadAt);
 
   return (
@@ -244,17 +192,19 @@ export default function CompetitionDetailPage() {
           <OverviewPanel
             competition={c}
             currentSelection={d.currentSelection}
+            currentAutoPicked={d.currentAutoPicked}
             isMember={d.isMember}
             closed={d.closed}
             eliminated={d.eliminated}
             canRegister={d.canRegister}
             canUnregister={d.canUnregister}
             canSelect={d.canSelect}
-            error={fromManage ? null : message}
+            error={fromManage || fromRules ? null : message}
             confirmUnregister={d.confirmUnregister}
             me={d.me}
             now={d.now}
             missedPick={d.missedPick}
+            rules={{ canChange: d.canManage, closesAt: d.rulesCloseAt, refusal: rulesRefusal }}
           />
         ) : null}
         {d.tab === "details" ? <DetailsPanel competition={c} /> : null}
@@ -279,7 +229,7 @@ export default function CompetitionDetailPage() {
         <FixtureList groups={d.groups} />
       </section>
 
-      <HowToPlay />
+      <HowToPlay competition={{ type: c.type, rules: c.rules }} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { KnockoutRouteView, LiveMatchDayPanel, PickShares, ProvisionalKnockoutTable } from "~/components/LiveMatchDay";
+import { LiveMatchDayPanel, PickShares, ProvisionalKnockoutTable } from "~/components/LiveMatchDay";
+import { KnockoutRouteView } from "~/components/KnockoutRouteView";
 import { isUuid } from "~/lib/ids";
 import { liveKeyOf } from "~/lib/live";
 import { useLive } from "~/lib/use-live";
@@ -9,7 +10,7 @@ import type { KnockoutStanding } from "~/models/competition-rows.server";
 import { loadLeaderboard } from "~/loaders/leaderboard.server";
 import { getKnockoutLeaderboard } from "~/models/leaderboards.server";
 import css from "~/styles/leaderboard.css?url";
-import { StatusBadge } from "~/components/Badges";
+import { PickedTeam, StatusBadge } from "~/components/Badges";
 
 export { CompetitionErrorBoundary as ErrorBoundary } from "~/components/CompetitionNotFound";
 
@@ -42,11 +43,15 @@ export async function loader(args: LoaderFunctionArgs) {
 function Selection({ row, isMe }: { row: KnockoutStanding; isMe: boolean }) {
   if (row.status === "Eliminated") return <>Eliminated</>;
   if (!isMe && row.selectionHidden) return <em className="lb-hidden">Hidden</em>;
-  return <>{row.currentSelection ?? "--"}</>;
+  return row.currentSelection ? <PickedTeam team={row.currentSelection} autoPicked={row.autoPicked} /> : <>--</>;
 }
 
-/** On phones one line per player: name, status (with the elimination match day) and current selection. */
+/**
+ * On phones one line per player: name, status (with the elimination match day, or the lives left in a competition
+ * of more than one life) and current selection.
+ */
 function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<KnockoutStanding>) {
+  const lives = rows.some((r) => r.livesLeft !== null);
   return (
     <table className="table lb-table lb-compact">
       <caption className="visually-hidden">{caption}</caption>
@@ -56,6 +61,11 @@ function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<Knock
           <th scope="col" className="lb-status">
             Status
           </th>
+          {lives ? (
+            <th scope="col" className="lb-wide">
+              Lives Left
+            </th>
+          ) : null}
           <th scope="col" className="lb-wide">
             Elimination Match Day
           </th>
@@ -74,7 +84,17 @@ function KnockoutStandingsTable({ rows, me, caption }: StandingsTableProps<Knock
               <td className="lb-status">
                 <StatusBadge status={row.status} />
                 {out ? <span className="lb-phone-only lb-out">MD {row.knockedOutOn}</span> : null}
+                {!out && row.livesLeft !== null ? (
+                  <span className="lb-phone-only lb-out">
+                    {row.livesLeft} {row.livesLeft === 1 ? "life" : "lives"}
+                  </span>
+                ) : null}
               </td>
+              {lives ? (
+                <td className="lb-wide" data-testid="lives-left">
+                  {row.livesLeft ?? "--"}
+                </td>
+              ) : null}
               <td className="lb-wide">{out ?? "--"}</td>
               <td className="lb-selection lb-pick lb-ellipsis">
                 <Selection row={row} isMe={isMe} />
@@ -93,7 +113,11 @@ export default function KnockoutLeaderboardPage() {
   return (
     <LeaderboardPage title="Knockout Leaderboard" view={view} Table={KnockoutStandingsTable}>
       <LiveMatchDayPanel line={view.live} fixtures={[]} shares={[]} />
-      <ProvisionalKnockoutTable rows={view.liveRows} me={view.me} />
+      <ProvisionalKnockoutTable
+        rows={view.liveRows}
+        me={view.me}
+        showLives={view.rows.some((r) => r.livesLeft !== null) || (view.mine?.livesLeft ?? null) !== null}
+      />
       <PickShares shares={view.shares} stillIn={view.live?.remaining ?? null} />
       <KnockoutRouteView
         route={view.route}

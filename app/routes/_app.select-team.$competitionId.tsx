@@ -1,26 +1,24 @@
-import type { ActionFunctionArgs, AppLoadContext, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useState } from "react";
 import { CompetitionErrorBoundary } from "~/components/CompetitionNotFound";
 import { competitionNotFound } from "~/lib/competition-not-found";
-import { z } from "zod";
-import { ConfirmDialog } from "~/components/ConfirmDialog";
-import { FixtureList } from "~/components/FixtureList";
-import { safeTimeZone } from "~/lib/date-format";
+import { formatDeadline, safeTimeZone } from "~/lib/date-format";
 import { selectionRefusalReason } from "~/lib/outcome-messages";
 import { groupFixtures } from "~/models/fixture-rows.server";
-import { getTeamSelectionPage, saveTeamSelection, type SaveSelectionCode } from "~/models/selections.server";
+import { getTeamSelectionPage } from "~/models/selections.server";
+import { jokerAction, selectTeam } from "~/loaders/select-team-actions.server";
 import { requireSessionCookie, requireUserWith } from "~/session.server";
-import { redirectWithToast } from "~/toast.server";
 import css from "~/styles/pages/selection.css?url";
 import { Countdown } from "~/components/Countdown";
-import { TeamBadge } from "~/components/TeamBadge";
 import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
 import { PageLoading } from "~/components/PageLoading";
-import { usePending } from "~/components/usePending";
-import { commitOrRefuse, intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
+import { intentOf, readForm, unknownIntent } from "~/lib/forms.server";
 import { isUuid } from "~/lib/ids";
-import { StatusBadge } from "~/components/Badges";
+import { PickedTeam, StatusBadge } from "~/components/Badges";
+import { ComingMatchDays, MatchDaySteps } from "~/components/selection/ComingMatchDays";
+import { JokerPanel } from "~/components/selection/JokerPanel";
+import { ConfirmPick, PickFixtures } from "~/components/selection/PickFixtures";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
@@ -28,45 +26,72 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data?.competition ? `Team Selection - ${data.competition.name} | FootyCoach` : "Team Selection | FootyCoach" },
 ];
 
+/** `?md=N`: a coming match day to show (the model shows the current one for anything else). */
+function askedMatchDay(url: URL): number | null {
+  const md = url.searchParams.get("md");
+  return md && /^\d{1,3}$/.test(md) ? Number(md) : null;
+}
+
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const competitionId = params.competitionId;
+  const url = new URL(request.url);
   const { user, data: page } = await requireUserWith(request, context, async (userId) =>
-    isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId) : null,
+    isUuid(competitionId) ? getTeamSelectionPage(context.db, userId, competitionId, askedMatchDay(url)) : null,
   );
   if (!page) competitionNotFound();
-  const url = new URL(request.url);
   const timeZone = safeTimeZone(user.timeZone);
   const member = page.membership;
-  const eliminated = member?.status === "eliminated";
-  // Decided in SQL: the stats view's selection_status is "active" exactly when this member may pick now.
-  const canPick = member?.selectionStatus === "active";
-  const selectable = canPick ? page.eligibleTeams.filter((t) => t !== page.currentSelection) : [];
+  const c = page.competition;
+  const matchDay = page.matchDay;
+  const isCurrent = matchDay === c.currentMatchDay;
+  const base = `/select-team/${c.id}`;
+  const hrefOf = (md: number) => (md === c.currentMatchDay ? base : `${base}?md=${md}`);
+  // Decided in SQL (get_eligible_teams for the shown match day): only an active member, only while it is a coming one.
+  const selectable = page.eligibleTeams.filter((t) => t !== page.currentSelection);
   const confirm = url.searchParams.get("confirm");
-  const knockout = page.competition.type === "knockout";
+  const knockout = c.type === "knockout";
+  const active = member?.status === "active" && c.status === "active";
   const deadlinePassed = page.deadline !== null && new Date(page.deadline).getTime() <= context.now.getTime();
+  const coming = page.comingMatchDays.map((m) => ({
+    matchDay: m.matchDay,
+    href: hrefOf(m.matchDay),
+    closes: formatDeadline(m.deadline, timeZone),
+    team: m.team,
+    autoPicked: m.autoPicked,
+    joker: m.joker,
+    shown: m.matchDay === matchDay,
+  }));
+  const at = coming.findIndex((m) => m.shown);
   return {
-    competition: page.competition,
-    knockout,
+    competition: c,
+    matchDay,
+    isCurrent,
+    here: hrefOf(matchDay),
     deadline: page.deadline,
     now: context.now.toISOString(),
-    // A knockout team is used once: the page says on which match day (the database refuses it anyway).
-    usedOn: knockout ? Object.fromEntries(page.usedTeams.map((u) => [u.team, u.matchDay])) : {},
+    // A knockout team is used once, plans included: the page says where (the database refuses it anyway).
+    usedOn: knockout ? Object.fromEntries(page.usedTeams.map((u) => [u.team, { matchDay: u.matchDay, planned: u.planned }])) : {},
     // The next step and what a missed pick means, for an active member.
-    showDeadline: member?.status === "active" && page.competition.status === "active",
-    missedPick: member?.status === "active" && page.competition.status === "active" && deadlinePassed && !page.currentSelection,
+    showDeadline: active,
+    missedPick: active && deadlinePassed && !page.currentSelection,
+    missedContext: { missedPick: page.rules.missedPick, livesLeft: member?.livesLeft ?? null },
+    livesLeft: member?.livesLeft ?? null,
     currentSelection: page.currentSelection,
+    currentAutoPicked: page.currentAutoPicked,
     closed: !page.selectionOpen,
-    eliminated,
+    eliminated: member?.status === "eliminated",
     isMember: !!member,
     selectable,
     groups: groupFixtures(page.fixtures, timeZone),
+    coming: active ? coming : [],
+    previous: active && at > 0 ? coming[at - 1] : null,
+    next: active && at >= 0 && at < coming.length - 1 ? coming[at + 1] : null,
+    joker: active ? page.joker : null,
     // The no-JavaScript confirm step: only for a team the player may pick now.
     confirmTeam: confirm && selectable.includes(confirm) ? confirm : null,
     reason: selectionRefusalReason(url.searchParams.get("error")),
   };
 }
-
-const SelectSchema = z.object({ team: z.string().trim().min(1).max(60) });
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   await requireSessionCookie(request, context);
@@ -74,49 +99,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const form = await readForm(request);
   switch (intentOf(form)) {
     case "select":
-      return select(request, context, params.competitionId, form);
+      return selectTeam(request, context, params.competitionId, form);
+    case "joker":
+      return jokerAction(request, context, params.competitionId, form);
     default:
       return unknownIntent();
   }
-}
-
-/** Saves the player's pick for the current match day; the database decides whether it is allowed. */
-async function select(request: Request, context: AppLoadContext, competitionId: string, form: FormData) {
-  const here = `/select-team/${competitionId}`;
-  const parsed = parseForm(form, SelectSchema);
-  if (!parsed.ok) return invalid(parsed.errors, "Failed to save team selection.");
-
-  // What the player chose, kept by the form when nothing could be saved (the dialog stays open: Yes tries again).
-  const echo = { team: parsed.data.team };
-  let code: SaveSelectionCode;
-  try {
-    // The pick travels with the session check and its COMMIT in one message (one round trip; decision 024): the
-    // competition row it locks is held for the database's own time, not a round trip to the Worker and back. It
-    // counts only if the session is confirmed (else it ran with no identity and wrote nothing).
-    ({ data: code } = await requireUserWith(request, context, (userId) => {
-      const saving = saveTeamSelection(context.db, userId, competitionId, parsed.data.team);
-      context.db.commitWithQueued();
-      return saving;
-    }));
-  } catch (error) {
-    // The login redirect, or a 400 for a value the database cannot take.
-    if (error instanceof Response && error.status !== 503) throw error;
-    // Nothing was saved: the database is unavailable (down, restarting, no pooled connection), or the message
-    // failed (its COMMIT included). The spec's failure text with 503, never a stack trace, and the form keeps the
-    // chosen team so that Yes tries again.
-    if (!(error instanceof Response)) console.error("save_team_selection failed:", (error as Error)?.message ?? error);
-    return invalid({}, "Failed to save team selection.", 503, echo);
-  }
-  if (code === "saved") {
-    // The success toast only after the COMMIT: a failed one answers the spec's failure text with 503.
-    const failed = await commitOrRefuse(context.db, "Failed to save team selection.", echo);
-    if (failed) return failed;
-    return redirectWithToast(context.env, here, { type: "success", message: "Team selection saved successfully!" });
-  }
-  return redirectWithToast(context.env, `${here}?error=${encodeURIComponent(code)}`, {
-    type: "error",
-    message: "Failed to save team selection.",
-  });
 }
 
 export default function TeamSelectionPage() {
@@ -130,15 +118,14 @@ export default function TeamSelectionPage() {
     setSeenData(d);
     setPending(null);
   }
-  const here = `/select-team/${d.competition.id}`;
   // A save that could not be made (503) keeps the chosen team in its dialog, so Yes tries again.
   const confirmTeam = pending ?? d.confirmTeam ?? (actionData?.team && d.selectable.includes(actionData.team) ? actionData.team : null);
-  const saving = usePending("select");
+  const type = d.competition.type;
 
   const cancel = () => {
     setPending(null);
     // A kept choice (the save's 503 answer) is closed by navigating away from that answer too.
-    if (d.confirmTeam || actionData?.team) navigate(here, { replace: true, preventScrollReset: true });
+    if (d.confirmTeam || actionData?.team) navigate(d.here, { replace: true, preventScrollReset: true });
   };
 
   return (
@@ -149,8 +136,16 @@ export default function TeamSelectionPage() {
           <dl className="kv selection-summary">
             <dt>Current Match Day</dt>
             <dd>{d.competition.currentMatchDay}</dd>
-            <dt>Current Selection</dt>
-            <dd data-testid="current-selection">{d.currentSelection ?? "--"}</dd>
+            <dt>{d.isCurrent ? "Current Selection" : `Your Pick for Match Day ${d.matchDay}`}</dt>
+            <dd data-testid="current-selection">
+              {d.currentSelection ? <PickedTeam team={d.currentSelection} autoPicked={d.currentAutoPicked} /> : "--"}
+            </dd>
+            {d.livesLeft !== null ? (
+              <>
+                <dt>Lives Left</dt>
+                <dd data-testid="my-lives">{d.livesLeft}</dd>
+              </>
+            ) : null}
           </dl>
         </div>
         <div className="actions">
@@ -173,9 +168,9 @@ export default function TeamSelectionPage() {
         <section className="deadline-notice" aria-label="Selection deadline">
           <Countdown deadline={d.deadline} serverNow={d.now} caption={SELECTION_CAPTION} announce="Team selection" />
           {d.missedPick ? (
-            <p className="deadline-missed">{missedPickOutcome(d.competition.type, d.competition.currentMatchDay)}</p>
+            <p className="deadline-missed">{missedPickOutcome(type, d.matchDay, d.missedContext)}</p>
           ) : !d.closed && !d.currentSelection ? (
-            <p className="deadline-consequence">{missedPickConsequence(d.competition.type)}</p>
+            <p className="deadline-consequence">{missedPickConsequence(type, d.missedContext)}</p>
           ) : null}
         </section>
       ) : null}
@@ -183,7 +178,7 @@ export default function TeamSelectionPage() {
       {d.currentSelection && d.isMember ? (
         <section className="card next-steps" aria-label="Next steps">
           <p>
-            Your pick for Match Day {d.competition.currentMatchDay}: <strong>{d.currentSelection}</strong>.
+            Your pick for Match Day {d.matchDay}: <strong>{d.currentSelection}</strong>.
             {d.closed ? null : " You can change it until selection closes."}
           </p>
           <Link className="btn btn-primary" to={`/competition/${d.competition.id}`}>
@@ -204,78 +199,28 @@ export default function TeamSelectionPage() {
         </div>
       ) : null}
 
+      {d.joker ? <JokerPanel joker={d.joker} matchDay={d.matchDay} open={!d.closed} /> : null}
+
       <section className="card" aria-labelledby="fixtures-heading">
-        <h2 id="fixtures-heading">Match Day {d.competition.currentMatchDay} Fixtures</h2>
-        <Form method="get" preventScrollReset replace>
-          <FixtureList
-            groups={d.groups}
-            renderTeam={(team, side, fixture) => {
-              const selected = team === d.currentSelection;
-              const enabled = d.selectable.includes(team);
-              const usedOn = selected ? undefined : d.usedOn[team];
-              const noteId = `used-${fixture.id}-${side}`;
-              return (
-                <div className="team-cell">
-                  <button
-                    type="submit"
-                    name="confirm"
-                    value={team}
-                    className={`btn team-button${selected ? " is-selected" : ""}`}
-                    aria-pressed={selected}
-                    aria-describedby={usedOn ? noteId : undefined}
-                    disabled={!enabled}
-                    onClick={(event) => {
-                      event.preventDefault();
-                      setPending(team);
-                    }}
-                  >
-                    <TeamBadge team={team} />
-                    <span className="team-button-name">{team}</span>
-                  </button>
-                  {usedOn ? (
-                    <span className="team-note" id={noteId}>
-                      Used on Match Day {usedOn}
-                    </span>
-                  ) : null}
-                </div>
-              );
-            }}
-          />
-        </Form>
+        <div className="card-header fixtures-header">
+          <h2 id="fixtures-heading">Match Day {d.matchDay} Fixtures</h2>
+          <MatchDaySteps previous={d.previous} next={d.next} />
+        </div>
+        <PickFixtures
+          groups={d.groups}
+          matchDay={d.matchDay}
+          isCurrent={d.isCurrent}
+          currentSelection={d.currentSelection}
+          selectable={d.selectable}
+          usedOn={d.usedOn}
+          onChoose={setPending}
+        />
       </section>
 
+      <ComingMatchDays rows={d.coming} />
+
       {confirmTeam ? (
-        <ConfirmDialog
-          title="Confirm Your Selection"
-          onCancel={cancel}
-          actions={
-            <>
-              <Link
-                className="btn btn-secondary"
-                to={here}
-                replace
-                preventScrollReset
-                onClick={(event) => {
-                  event.preventDefault();
-                  cancel();
-                }}
-              >
-                Cancel
-              </Link>
-              <Form method="post" action={here}>
-                <input type="hidden" name="intent" value="select" />
-                <input type="hidden" name="team" value={confirmTeam} />
-                <button className="btn btn-primary" type="submit" disabled={saving}>
-                  {saving ? "Saving..." : "Yes"}
-                </button>
-              </Form>
-            </>
-          }
-        >
-          <p>
-            Do you want to select <strong>{confirmTeam}</strong> for Match Day {d.competition.currentMatchDay}?
-          </p>
-        </ConfirmDialog>
+        <ConfirmPick team={confirmTeam} matchDay={d.matchDay} isCurrent={d.isCurrent} here={d.here} onCancel={cancel} />
       ) : null}
     </div>
   );

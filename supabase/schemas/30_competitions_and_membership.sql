@@ -128,6 +128,18 @@ create table public.competitions (
   first_kickoff_time timestamptz,
   created_at timestamptz not null default public.app_now(),
   updated_at timestamptz not null default public.app_now(),
+  -- The organiser's rules (decision 028; checked and normalised by private.competition_rules_of, applied by the
+  -- match-day processing). The defaults are the rules above them, so a competition whose rules were never chosen
+  -- plays exactly as before. Knockout: lives, draws, missed pick, everyone out; season: points and the joker; the
+  -- fields of the other type stay at their defaults.
+  lives integer not null default 1,
+  draw_rule text not null default 'costs-life',
+  missed_pick_rule text not null default 'costs-life',
+  everyone_out_rule text not null default 'rollover',
+  win_points integer not null default 3,
+  draw_points integer not null default 1,
+  loss_points integer not null default 0,
+  joker boolean not null default false,
   constraint competitions_name_length check (char_length(btrim(name)) between 1 and 100),
   constraint competitions_type_check check (type in ('season', 'knockout', 'scout')),
   constraint competitions_league_length check (char_length(league) between 1 and 60),
@@ -157,7 +169,15 @@ create table public.competitions (
     char_length(prize_image_url) <= 2000 and prize_image_url ~ '^(https?://|/)'
   ),
   constraint competitions_knockout_winner_only_knockout check (knockout_winner is null or type = 'knockout'),
-  constraint competitions_player_count_check check (player_count >= 0)
+  constraint competitions_player_count_check check (player_count >= 0),
+  constraint competitions_lives_range check (lives between 1 and 3),
+  constraint competitions_draw_rule_check check (draw_rule in ('costs-life', 'through')),
+  constraint competitions_missed_pick_rule_check check (missed_pick_rule in ('costs-life', 'auto')),
+  constraint competitions_everyone_out_rule_check check (everyone_out_rule in ('rollover', 'joint')),
+  constraint competitions_points_range check (
+    win_points between 0 and 10 and draw_points between 0 and 10 and loss_points between 0 and 10
+  ),
+  constraint competitions_points_order check (win_points > draw_points and draw_points >= loss_points)
 );
 
 -- "A competition with the same name and type must not exist", also under concurrent creation.
@@ -296,15 +316,18 @@ revoke all on table public.competitions from public, anon, authenticated;
 grant select (id, name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
               prize_image_url, knockout_winner, created_by, player_count, first_kickoff_time, created_at,
-              updated_at)
+              updated_at,
+              lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker)
   on table public.competitions to authenticated;
 grant insert (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
-              prize_image_url, created_by)
+              prize_image_url, created_by,
+              lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker)
   on table public.competitions to authenticated;
 grant update (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
-              prize_image_url, knockout_winner)
+              prize_image_url, knockout_winner,
+              lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker)
   on table public.competitions to authenticated;
 grant delete on table public.competitions to authenticated;
 grant all on table public.competitions to service_role;
@@ -677,6 +700,86 @@ grant execute on function public.unregister_competition(uuid) to authenticated, 
 -- Creation
 -- ---------------------------------------------------------------------------------------------------------
 
+-- The organiser's rules, one home (rules file "The organiser's rules"; decision 028): reads the rules a form sent,
+-- keyed by the form's field names (lives, draws, missedPick, everyoneOut, winPoints, drawPoints, lossPoints,
+-- joker; JSON strings or numbers; a missing or blank field is the default), checks each value (P0001 with the
+-- form's message; app/lib/competition-rules.ts shows the same words) and returns the columns to store. The fields
+-- that do not apply to the type are stored as their defaults (a knockout has no points or joker, a season no
+-- lives), so match-day processing never has to ask which apply.
+create function private.competition_rules_of(
+  p_type text, p_rules jsonb,
+  out lives integer, out draw_rule text, out missed_pick_rule text, out everyone_out_rule text,
+  out win_points integer, out draw_points integer, out loss_points integer, out joker boolean
+)
+  language plpgsql immutable
+  set search_path = ''
+as $$
+declare
+  v_rules jsonb := coalesce(p_rules, '{}'::jsonb);
+  v_text text;
+begin
+  if pg_catalog.jsonb_typeof(v_rules) <> 'object' then
+    raise exception using errcode = '22023', message = 'The rules must be a JSON object.';
+  end if;
+  v_text := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'lives'), ''), '1');
+  if v_text !~ '^[123]$' then
+    raise exception using errcode = 'P0001', message = 'Lives must be 1, 2 or 3.';
+  end if;
+  lives := v_text::integer;
+  draw_rule := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'draws'), ''), 'costs-life');
+  if draw_rule not in ('costs-life', 'through') then
+    raise exception using errcode = 'P0001', message = 'Draws must be "A draw costs a life" or "A draw is enough".';
+  end if;
+  missed_pick_rule := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'missedPick'), ''), 'costs-life');
+  if missed_pick_rule not in ('costs-life', 'auto') then
+    raise exception using errcode = 'P0001', message = 'Missed pick must be "No pick costs a life" or "Auto-pick".';
+  end if;
+  everyone_out_rule := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'everyoneOut'), ''), 'rollover');
+  if everyone_out_rule not in ('rollover', 'joint') then
+    raise exception using errcode = 'P0001', message = 'If everyone is out must be "Roll-over" or "Joint winners".';
+  end if;
+  v_text := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'winPoints'), ''), '3');
+  if v_text !~ '^[0-9]{1,2}$' or v_text::integer > 10 then
+    raise exception using errcode = 'P0001', message = 'Points must be whole numbers from 0 to 10.';
+  end if;
+  win_points := v_text::integer;
+  v_text := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'drawPoints'), ''), '1');
+  if v_text !~ '^[0-9]{1,2}$' or v_text::integer > 10 then
+    raise exception using errcode = 'P0001', message = 'Points must be whole numbers from 0 to 10.';
+  end if;
+  draw_points := v_text::integer;
+  v_text := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'lossPoints'), ''), '0');
+  if v_text !~ '^[0-9]{1,2}$' or v_text::integer > 10 then
+    raise exception using errcode = 'P0001', message = 'Points must be whole numbers from 0 to 10.';
+  end if;
+  loss_points := v_text::integer;
+  if not (win_points > draw_points and draw_points >= loss_points) then
+    raise exception using errcode = 'P0001',
+      message = 'Points for a win must be more than for a draw, and a draw at least as many as a loss.';
+  end if;
+  v_text := coalesce(nullif(pg_catalog.btrim(v_rules ->> 'joker'), ''), 'off');
+  if v_text not in ('on', 'off', 'true', 'false') then
+    raise exception using errcode = 'P0001', message = 'Joker must be on or off.';
+  end if;
+  joker := v_text in ('on', 'true');
+
+  if p_type is distinct from 'knockout' then
+    lives := 1;
+    draw_rule := 'costs-life';
+    missed_pick_rule := 'costs-life';
+    everyone_out_rule := 'rollover';
+  end if;
+  if p_type is distinct from 'season' then
+    win_points := 3;
+    draw_points := 1;
+    loss_points := 0;
+    joker := false;
+  end if;
+end
+$$;
+
+revoke all on function private.competition_rules_of(text, jsonb) from public, anon, authenticated;
+
 -- One home for the competition-creation rules: validates and inserts. Checks in this order, each P0001 with the
 -- form's message: required fields; type (admin panel: knockout, season or scout; private: knockout or season),
 -- league and season from the vocabulary; name at most 100 characters; prize at most 500; prize details only for
@@ -686,12 +789,13 @@ grant execute on function public.unregister_competition(uuid) to authenticated, 
 -- day in their profile time zone, as the form shows it); start match day open for selection (selection_open:
 -- has fixtures and its deadline has not passed); name+type unique (trimmed, case-insensitive). A unique
 -- violation of competitions_name_type_key (two concurrent creations) is reported with the same message.
--- The registration key of a private competition is generated by the competitions trigger.
+-- The registration key of a private competition is generated by the competitions trigger. The rules (p_rules,
+-- the form's fields) are checked last by private.competition_rules_of; null = every rule at its default.
 create function private.create_competition(
   p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer,
   p_visibility text, p_prize text, p_created_by uuid,
   p_prize_title text default null, p_prize_description text default null, p_prize_terms_url text default null,
-  p_prize_image_url text default null
+  p_prize_image_url text default null, p_rules jsonb default null
 ) returns table (id uuid, registration_key text)
   language plpgsql
   security definer
@@ -710,6 +814,7 @@ declare
   v_prize_image_url text := nullif(pg_catalog.btrim(coalesce(p_prize_image_url, '')), '');
   v_total integer := public.default_total_match_days();
   v_constraint text;
+  v_rules record;
 begin
   if v_name = '' or coalesce(v_type, '') = '' or coalesce(v_league, '') = '' or coalesce(v_season, '') = ''
      or p_start_date is null or p_start_match_day is null then
@@ -762,16 +867,20 @@ begin
               where pg_catalog.lower(pg_catalog.btrim(c.name)) = pg_catalog.lower(v_name) and c.type = v_type) then
     raise exception using errcode = 'P0001', message = 'A competition with this name and type already exists.';
   end if;
+  select * into v_rules from private.competition_rules_of(v_type, p_rules);
 
   begin
     return query
       insert into public.competitions as c
         (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
          status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
-         prize_image_url, created_by)
+         prize_image_url, created_by, lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points,
+         draw_points, loss_points, joker)
       values (v_name, v_type, v_league, v_season, p_start_date, v_total, p_start_match_day, p_start_match_day,
               'active', 'open', p_visibility, coalesce(v_prize, public.default_prize()), v_prize_title,
-              v_prize_description, v_prize_terms_url, v_prize_image_url, p_created_by)
+              v_prize_description, v_prize_terms_url, v_prize_image_url, p_created_by, v_rules.lives,
+              v_rules.draw_rule, v_rules.missed_pick_rule, v_rules.everyone_out_rule, v_rules.win_points,
+              v_rules.draw_points, v_rules.loss_points, v_rules.joker)
       returning c.id, c.registration_key;
   exception when unique_violation then
     get stacked diagnostics v_constraint = constraint_name;
@@ -783,15 +892,17 @@ begin
 end
 $$;
 
-revoke all on function private.create_competition(text, text, text, text, date, integer, text, text, uuid, text, text, text, text)
+revoke all on function private.create_competition(text, text, text, text, date, integer, text, text, uuid, text, text, text, text, jsonb)
   from public, anon, authenticated;
 
--- The dashboard's "+ Private Competition" modal. Non-admins always get a knockout of the Premier League 2025/26
--- whatever they send; admins choose type, league and season. A caller without a session or profile gets 42501.
--- The creator becomes a member of the competition they create, in the same transaction, at its start match day
--- (with the same columns join_competition writes). The registration key is returned to the creator only here.
+-- The dashboard's "+ Private Competition" modal: its creator chooses type (knockout or season), league, season,
+-- start match day and the rules (p_rules, the form's fields; decision 028). A caller without a session or profile
+-- gets 42501. The creator becomes a member of the competition they create, in the same transaction, at its start
+-- match day (with the same columns join_competition writes). The registration key is returned to the creator
+-- only here.
 create function private.create_private_competition(
-  p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer
+  p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer,
+  p_rules jsonb default null
 ) returns table (id uuid, registration_key text)
   language plpgsql
   security definer
@@ -799,7 +910,6 @@ create function private.create_private_competition(
 as $$
 declare
   v_uid uuid := (select auth.uid());
-  v_admin boolean := private.is_admin();
   v_created record;
 begin
   if v_uid is null then
@@ -808,14 +918,9 @@ begin
   if not exists (select 1 from public.profiles p where p.id = v_uid) then
     raise exception using errcode = '42501', message = 'Please complete your profile first.';
   end if;
-  -- Non-admins always get a knockout of the Premier League 2025/26, whatever they send.
   select r.id, r.registration_key into v_created
-    from private.create_competition(
-           p_name,
-           case when v_admin then p_type else 'knockout' end,
-           case when v_admin then p_league else 'Premier League' end,
-           case when v_admin then p_season else '2025/26' end,
-           p_start_date, p_start_match_day, 'private', null, v_uid) as r;
+    from private.create_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day, 'private',
+                                    null, v_uid, null, null, null, null, p_rules) as r;
 
   -- The creator plays in their own competition: a member from the start, in this same transaction.
   insert into public.user_selections (user_id, competition_id, league, season, match_day, status)
@@ -829,28 +934,31 @@ end
 $$;
 
 create function public.create_private_competition(
-  p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer
+  p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer,
+  p_rules jsonb default null
 ) returns table (id uuid, registration_key text)
   language sql
   set search_path = ''
 as $$
   select r.id, r.registration_key
-    from private.create_private_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day) as r
+    from private.create_private_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day,
+                                            p_rules) as r
 $$;
 
-revoke all on function private.create_private_competition(text, text, text, text, date, integer) from public, anon;
-grant execute on function private.create_private_competition(text, text, text, text, date, integer)
+revoke all on function private.create_private_competition(text, text, text, text, date, integer, jsonb) from public, anon;
+grant execute on function private.create_private_competition(text, text, text, text, date, integer, jsonb)
   to authenticated, service_role;
-revoke all on function public.create_private_competition(text, text, text, text, date, integer) from public, anon;
-grant execute on function public.create_private_competition(text, text, text, text, date, integer)
+revoke all on function public.create_private_competition(text, text, text, text, date, integer, jsonb) from public, anon;
+grant execute on function public.create_private_competition(text, text, text, text, date, integer, jsonb)
   to authenticated, service_role;
 
 -- The admin panel's Create Competition form: a public competition (knockout, season or scout with its prize
--- fields), active, registration open, current_match_day = start match day. Admins only (42501). Returns the id.
+-- fields) with its rules (p_rules; Scout has none), active, registration open, current_match_day = start match
+-- day. Admins only (42501). Returns the id.
 create function private.admin_create_competition(
   p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer,
   p_prize text default null, p_prize_title text default null, p_prize_description text default null,
-  p_prize_terms_url text default null, p_prize_image_url text default null
+  p_prize_terms_url text default null, p_prize_image_url text default null, p_rules jsonb default null
 ) returns uuid
   language plpgsql
   security definer
@@ -861,28 +969,105 @@ begin
   return (select r.id
             from private.create_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day,
                                             'public', p_prize, (select auth.uid()), p_prize_title,
-                                            p_prize_description, p_prize_terms_url, p_prize_image_url) as r);
+                                            p_prize_description, p_prize_terms_url, p_prize_image_url, p_rules) as r);
 end
 $$;
 
 create function public.admin_create_competition(
   p_name text, p_type text, p_league text, p_season text, p_start_date date, p_start_match_day integer,
   p_prize text default null, p_prize_title text default null, p_prize_description text default null,
-  p_prize_terms_url text default null, p_prize_image_url text default null
+  p_prize_terms_url text default null, p_prize_image_url text default null, p_rules jsonb default null
 ) returns uuid
   language sql
   set search_path = ''
 as $$
   select private.admin_create_competition(p_name, p_type, p_league, p_season, p_start_date, p_start_match_day,
                                           p_prize, p_prize_title, p_prize_description, p_prize_terms_url,
-                                          p_prize_image_url)
+                                          p_prize_image_url, p_rules)
 $$;
 
-revoke all on function private.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text)
+revoke all on function private.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text, jsonb)
   from public, anon;
-grant execute on function private.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text)
+grant execute on function private.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text, jsonb)
   to authenticated, service_role;
-revoke all on function public.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text)
+revoke all on function public.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text, jsonb)
   from public, anon;
-grant execute on function public.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text)
+grant execute on function public.admin_create_competition(text, text, text, text, date, integer, text, text, text, text, text, jsonb)
   to authenticated, service_role;
+
+-- What the create forms offer (rules file: "any league with a coming match day"): each league and season of the
+-- creation vocabulary with its match days open for selection (selection_open: fixtures, deadline ahead), within
+-- the first default_total_match_days(). Definer: the vocabulary functions are not granted to players.
+create function private.creation_match_days()
+  returns table (league text, season text, match_day integer, deadline timestamptz)
+  language sql stable
+  security definer
+  set search_path = ''
+as $$
+  select m.league, m.season, m.match_day, public.matchday_deadline(m.league, m.season, m.match_day)
+    from pg_catalog.unnest(private.competition_leagues()) with ordinality l (league, n)
+    cross join pg_catalog.unnest(private.competition_seasons()) with ordinality s (season, n)
+    join public.matchdays m
+      on m.league = l.league and m.season = s.season and m.match_day between 1 and public.default_total_match_days()
+   where public.selection_open(m.league, m.season, m.match_day)
+   order by l.n, s.n, m.match_day
+$$;
+
+create function public.creation_match_days()
+  returns table (league text, season text, match_day integer, deadline timestamptz)
+  language sql stable
+  set search_path = ''
+as $$
+  select * from private.creation_match_days()
+$$;
+
+revoke all on function private.creation_match_days() from public, anon;
+grant execute on function private.creation_match_days() to authenticated, service_role;
+revoke all on function public.creation_match_days() from public, anon;
+grant execute on function public.creation_match_days() to authenticated, service_role;
+
+-- The creator (or an admin) changes the rules (p_rules: the form's fields, as at creation) until the start match
+-- day's deadline; from then on they are fixed (P0001 "The rules are fixed once the competition has started.").
+-- Locks the competition first (lock order). Members' lives follow: lives left is lives - public.lives_lost(...).
+-- Answers saved | not_found; 42501 for anyone else; P0001 with the rules' messages (private.competition_rules_of).
+create function private.update_competition_rules(p_competition_id uuid, p_rules jsonb) returns text
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_uid uuid := (select auth.uid());
+  v_c public.competitions%rowtype;
+  v_rules record;
+begin
+  select * into v_c from public.competitions c where c.id = p_competition_id for no key update;
+  if not found or v_c.type not in ('knockout', 'season') then
+    return 'not_found';
+  end if;
+  if v_uid is null or (v_c.created_by is distinct from v_uid and not private.is_admin()) then
+    raise exception using errcode = '42501', message = 'Only the competition''s creator can change its rules.';
+  end if;
+  if v_c.status <> 'active' or public.matchday_deadline_passed(v_c.league, v_c.season, v_c.start_match_day) then
+    raise exception using errcode = 'P0001', message = 'The rules are fixed once the competition has started.';
+  end if;
+  select * into v_rules from private.competition_rules_of(v_c.type, p_rules);
+  update public.competitions c
+     set lives = v_rules.lives, draw_rule = v_rules.draw_rule, missed_pick_rule = v_rules.missed_pick_rule,
+         everyone_out_rule = v_rules.everyone_out_rule, win_points = v_rules.win_points,
+         draw_points = v_rules.draw_points, loss_points = v_rules.loss_points, joker = v_rules.joker
+   where c.id = p_competition_id;
+  return 'saved';
+end
+$$;
+
+create function public.update_competition_rules(p_competition_id uuid, p_rules jsonb) returns text
+  language sql
+  set search_path = ''
+as $$
+  select private.update_competition_rules(p_competition_id, p_rules)
+$$;
+
+revoke all on function private.update_competition_rules(uuid, jsonb) from public, anon;
+grant execute on function private.update_competition_rules(uuid, jsonb) to authenticated, service_role;
+revoke all on function public.update_competition_rules(uuid, jsonb) from public, anon;
+grant execute on function public.update_competition_rules(uuid, jsonb) to authenticated, service_role;

@@ -28,6 +28,9 @@ create table public.team_selections (
   updated_at timestamptz not null default public.app_now(),
   set_by uuid references public.profiles (id) on delete set null,  -- creator/admin who set it for the player
   set_at timestamptz,
+  -- the server picked it at the deadline for a player without a pick (missed pick: auto-pick; decision 028):
+  -- shown as "Auto-picked" wherever picks are shown; it counts as the player's pick (the team is used)
+  auto_picked boolean not null default false,
   constraint team_selections_user_competition_match_day_key unique (user_id, competition_id, match_day),
   -- a pick needs a membership; leaving a competition removes its picks
   constraint team_selections_membership_fkey foreign key (user_id, competition_id)
@@ -38,6 +41,9 @@ create table public.team_selections (
 
 create index team_selections_competition_match_day_idx on public.team_selections (competition_id, match_day);
 create index team_selections_fixture_id_idx on public.team_selections (fixture_id);
+-- the auto-picks of a competition from a match day on (re-processing deletes them; a correction of an earlier
+-- result asks whether there are any later ones)
+create index team_selections_auto_picked_idx on public.team_selections (competition_id, match_day) where auto_picked;
 
 -- The fixture must be of the competition's league and season and of the pick's match day, and the team must
 -- play in it ("No fixture found for selected team on this matchday."); prediction follows the side.
@@ -70,19 +76,28 @@ begin
 end
 $$;
 
+-- Not for an auto-pick: private.auto_pick writes it on a fixture of the match day it chose, with its prediction
+-- (only definer functions can write auto_picked: players and admins have no grant on the column), and at 33,000
+-- auto-picks of a match day the per-row checks were most of its time.
 create trigger team_selections_before_write
   before insert or update of fixture_id, selected_team, match_day, competition_id, prediction
   on public.team_selections
-  for each row execute function private.team_selections_before_write();
+  for each row when (not new.auto_picked) execute function private.team_selections_before_write();
 
 create trigger team_selections_set_updated_at
   before update on public.team_selections
   for each row execute function private.set_updated_at();
 
 -- The competition lock before a pick is written (lock order: 30_competitions_and_membership.sql).
+-- Auto-picks are written and deleted only by processing, which holds the competition lock already (and at 33,000
+-- of them a lock per row cost about a second).
 create trigger team_selections_lock_competition
-  before insert or update or delete on public.team_selections
-  for each row execute function private.lock_competition_of_row();
+  before insert or update on public.team_selections
+  for each row when (not new.auto_picked) execute function private.lock_competition_of_row();
+
+create trigger team_selections_lock_competition_delete
+  before delete on public.team_selections
+  for each row when (not old.auto_picked) execute function private.lock_competition_of_row();
 
 revoke all on function private.team_selections_before_write() from public;
 
@@ -177,67 +192,76 @@ grant execute on function public.competition_picks_open(text, text, text, text, 
 -- Eligibility: one home
 -- ---------------------------------------------------------------------------------------------------------
 
--- The teams a player may pick now in a competition: teams with a (not postponed) fixture on the competition's
--- current match day, only while that match day is open for selection (selection_open), only for an active
--- member of an active season/knockout competition. Knockout: minus the teams the player picked on any other
--- match day of this competition (the current match day's own pick stays eligible, so it can be changed back;
--- the page disables it). Season: no reuse rule. Empty for anyone asking about another player unless an admin.
--- The definer reads the player's picks whatever the caller's row-level view; save_team_selection calls it too,
--- so the page and the write apply the same rule.
-create function private.eligible_teams(p_competition_id uuid, p_user_id uuid) returns table (team text)
+-- The teams a player may pick now in a competition for a match day (p_match_day; null = the current one): teams
+-- with a (not postponed) fixture on that match day, only while it is a coming match day of the competition (from
+-- the current match day to the last) open for selection (selection_open: fixtures, deadline ahead), only for an
+-- active member of an active season/knockout competition. Knockout: minus the teams the player picked or planned
+-- on any other match day of this competition (a team appears at most once in a player's picks and plans
+-- together; that match day's own pick stays eligible, so it can be changed back; the page disables it). Season:
+-- no reuse rule. Empty for anyone asking about another player unless an admin. The definer reads the player's
+-- picks whatever the caller's row-level view; save_team_selection and the auto-pick (private.auto_pick) apply the
+-- same rule.
+create function private.eligible_teams(p_competition_id uuid, p_user_id uuid, p_match_day integer default null)
+returns table (team text)
   language sql stable
   security definer
   set search_path = ''
 as $$
   select distinct t.team
     from public.competitions c
+    cross join lateral (select coalesce(p_match_day, c.current_match_day) as md) m
     join public.user_selections us
       on us.competition_id = c.id and us.user_id = p_user_id and us.status = 'active'
     join public.fixtures f
-      on f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+      on f.league = c.league and f.season = c.season and f.match_day = m.md
      and f.status <> 'postponed'
     cross join lateral (values (f.home_team), (f.away_team)) as t (team)
    where c.id = p_competition_id
      and c.status = 'active'
      and c.type in ('knockout', 'season')
+     and m.md between c.current_match_day and c.total_match_days
      and (p_user_id = (select auth.uid()) or (select private.is_admin()))
-     and public.selection_open(c.league, c.season, c.current_match_day)
+     and public.selection_open(c.league, c.season, m.md)
      and (c.type <> 'knockout'
           or not exists (
             select 1
               from public.team_selections ts
              where ts.user_id = p_user_id
                and ts.competition_id = c.id
-               and ts.match_day <> c.current_match_day
+               and ts.match_day <> m.md
                and ts.selected_team = t.team))
    order by t.team
 $$;
 
-create function public.get_eligible_teams(p_competition_id uuid, p_user_id uuid) returns table (team text)
+create function public.get_eligible_teams(p_competition_id uuid, p_user_id uuid, p_match_day integer default null)
+returns table (team text)
   language sql stable
   set search_path = ''
 as $$
-  select e.team from private.eligible_teams(p_competition_id, p_user_id) as e order by e.team
+  select e.team from private.eligible_teams(p_competition_id, p_user_id, p_match_day) as e order by e.team
 $$;
 
-revoke all on function private.eligible_teams(uuid, uuid) from public, anon;
-grant execute on function private.eligible_teams(uuid, uuid) to authenticated, service_role;
-revoke all on function public.get_eligible_teams(uuid, uuid) from public, anon;
-grant execute on function public.get_eligible_teams(uuid, uuid) to authenticated, service_role;
+revoke all on function private.eligible_teams(uuid, uuid, integer) from public, anon;
+grant execute on function private.eligible_teams(uuid, uuid, integer) to authenticated, service_role;
+revoke all on function public.get_eligible_teams(uuid, uuid, integer) from public, anon;
+grant execute on function public.get_eligible_teams(uuid, uuid, integer) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------------
 -- Saving picks
 -- ---------------------------------------------------------------------------------------------------------
 
--- The player's own pick. Re-checks everything in its own transaction: the competition row is locked first
--- (FOR NO KEY UPDATE: the lock order, the same order as a match-day advance: competition, then memberships), so
--- the current match day cannot move under a save and a pick that changes the standings can re-rank without
--- deadlocking against other saves; then the caller's membership FOR UPDATE, so two concurrent saves of one
--- player serialise and cannot both pass the knockout reuse rule; then status, selection_open and eligibility
--- through private.eligible_teams. It upserts the one row for (player, competition, current match day) on the
--- first non-postponed fixture of the team; a player's own save clears set_by/set_at.
+-- The player's own pick for a match day (p_match_day; null = the current one), or a plan for a coming one
+-- (rules file "Planning ahead": a plan is a pick; it counts at its deadline). Re-checks everything in its own
+-- transaction: the competition row is locked first (FOR NO KEY UPDATE: the lock order, the same order as a
+-- match-day advance: competition, then memberships), so the current match day cannot move under a save and a
+-- pick that changes the standings can re-rank without deadlocking against other saves; then the caller's
+-- membership FOR UPDATE, so two concurrent saves of one player serialise and cannot both pass the knockout reuse
+-- rule; then status, the match day (a coming one: from the current to the last, open for selection) and
+-- eligibility through private.eligible_teams. It upserts the one row for (player, competition, match day) on the
+-- first non-postponed fixture of the team; a player's own save clears set_by/set_at and the auto-pick marker.
 -- Codes: saved | not_found | not_registered | eliminated | selection_closed | not_eligible.
-create function private.save_team_selection(p_competition_id uuid, p_team text) returns text
+create function private.save_team_selection(p_competition_id uuid, p_team text, p_match_day integer default null)
+returns text
   language plpgsql
   security definer
   set search_path = ''
@@ -246,9 +270,10 @@ declare
   v_uid uuid := (select auth.uid());
   v_competition record;
   v_status text;
+  v_md integer;
   v_fixture_id bigint;
 begin
-  select c.id, c.league, c.season, c.current_match_day, c.status, c.registration_status
+  select c.id, c.league, c.season, c.current_match_day, c.total_match_days, c.status, c.registration_status
     into v_competition
     from public.competitions c
    where c.id = p_competition_id
@@ -256,6 +281,7 @@ begin
   if not found then
     return 'not_found';
   end if;
+  v_md := coalesce(p_match_day, v_competition.current_match_day);
 
   if v_uid is null then
     return 'not_registered';
@@ -275,19 +301,20 @@ begin
   if v_status <> 'active'
      or v_competition.status <> 'active'
      or v_competition.registration_status = 'completed'
-     or not public.selection_open(v_competition.league, v_competition.season, v_competition.current_match_day) then
+     or v_md not between v_competition.current_match_day and v_competition.total_match_days
+     or not public.selection_open(v_competition.league, v_competition.season, v_md) then
     return 'selection_closed';
   end if;
 
   if p_team is null
-     or not exists (select 1 from private.eligible_teams(p_competition_id, v_uid) e where e.team = p_team) then
+     or not exists (select 1 from private.eligible_teams(p_competition_id, v_uid, v_md) e where e.team = p_team) then
     return 'not_eligible';
   end if;
 
   select f.id into v_fixture_id
     from public.fixtures f
    where f.league = v_competition.league and f.season = v_competition.season
-     and f.match_day = v_competition.current_match_day
+     and f.match_day = v_md
      and f.status <> 'postponed'
      and p_team in (f.home_team, f.away_team)
    order by f.kickoff_time, f.id
@@ -298,13 +325,14 @@ begin
 
   -- prediction is derived by the team_selections trigger from the side of the team.
   insert into public.team_selections as ts
-    (user_id, competition_id, match_day, fixture_id, selected_team, prediction, set_by, set_at)
-  values (v_uid, p_competition_id, v_competition.current_match_day, v_fixture_id, p_team, 'home_win', null, null)
+    (user_id, competition_id, match_day, fixture_id, selected_team, prediction, set_by, set_at, auto_picked)
+  values (v_uid, p_competition_id, v_md, v_fixture_id, p_team, 'home_win', null, null, false)
   on conflict (user_id, competition_id, match_day) do update
     set fixture_id = excluded.fixture_id,
         selected_team = excluded.selected_team,
         set_by = null,
-        set_at = null;
+        set_at = null,
+        auto_picked = false;
 
   return 'saved';
 end
@@ -369,24 +397,26 @@ begin
   end if;
 
   insert into public.team_selections as ts
-    (user_id, competition_id, match_day, fixture_id, selected_team, prediction, set_by, set_at)
+    (user_id, competition_id, match_day, fixture_id, selected_team, prediction, set_by, set_at, auto_picked)
   values (p_user_id, p_competition_id, v_competition.current_match_day, v_fixture_id, p_team, 'home_win',
-          v_uid, public.app_now())
+          v_uid, public.app_now(), false)
   on conflict (user_id, competition_id, match_day) do update
     set fixture_id = excluded.fixture_id,
         selected_team = excluded.selected_team,
         set_by = excluded.set_by,
-        set_at = excluded.set_at;
+        set_at = excluded.set_at,
+        auto_picked = false;
 
   return 'saved';
 end
 $$;
 
-create function public.save_team_selection(p_competition_id uuid, p_team text) returns text
+create function public.save_team_selection(p_competition_id uuid, p_team text, p_match_day integer default null)
+returns text
   language sql
   set search_path = ''
 as $$
-  select private.save_team_selection(p_competition_id, p_team)
+  select private.save_team_selection(p_competition_id, p_team, p_match_day)
 $$;
 
 create function public.set_player_selection(p_competition_id uuid, p_user_id uuid, p_team text) returns text
@@ -396,26 +426,29 @@ as $$
   select private.set_player_selection(p_competition_id, p_user_id, p_team)
 $$;
 
-revoke all on function private.save_team_selection(uuid, text) from public, anon;
+revoke all on function private.save_team_selection(uuid, text, integer) from public, anon;
 revoke all on function private.set_player_selection(uuid, uuid, text) from public, anon;
-grant execute on function private.save_team_selection(uuid, text) to authenticated, service_role;
+grant execute on function private.save_team_selection(uuid, text, integer) to authenticated, service_role;
 grant execute on function private.set_player_selection(uuid, uuid, text) to authenticated, service_role;
-revoke all on function public.save_team_selection(uuid, text) from public, anon;
+revoke all on function public.save_team_selection(uuid, text, integer) from public, anon;
 revoke all on function public.set_player_selection(uuid, uuid, text) from public, anon;
-grant execute on function public.save_team_selection(uuid, text) to authenticated, service_role;
+grant execute on function public.save_team_selection(uuid, text, integer) to authenticated, service_role;
 grant execute on function public.set_player_selection(uuid, uuid, text) to authenticated, service_role;
 
 -- The Manage Selections list: rows only for the competition's creator and admins; each member, whether they
--- picked for the current match day, and the team only once the deadline has passed (or for an admin).
+-- picked for the current match day, and the team only once the deadline has passed (or for an admin), with
+-- whether the server auto-picked it.
 create function private.manage_selections(p_competition_id uuid)
-  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text,
+                 auto_picked boolean)
   language sql stable security definer
   set search_path = ''
 as $$
   select us.user_id, pn.username, us.status, ts.selected_team is not null,
          case when (select private.is_admin())
                 or public.matchday_deadline_passed(c.league, c.season, c.current_match_day)
-              then ts.selected_team end
+              then ts.selected_team end,
+         coalesce(ts.auto_picked, false)
     from public.competitions c
     join public.user_selections us on us.competition_id = c.id
     left join public.player_names pn on pn.id = us.user_id
@@ -427,7 +460,8 @@ as $$
 $$;
 
 create function public.manage_selections(p_competition_id uuid)
-  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text)
+  returns table (user_id uuid, username text, membership_status text, has_selection boolean, current_selection text,
+                 auto_picked boolean)
   language sql stable
   set search_path = ''
 as $$

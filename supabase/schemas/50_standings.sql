@@ -68,51 +68,20 @@ alter table public.membership_ranks set (
 -- Scoring and ranking
 -- ---------------------------------------------------------------------------------------------------------
 
--- A season's points: a win 3, a draw 1, a loss 0. The one home of those values: the stored standings
--- (refresh_memberships) and "if it ended now" (private.season_points_now) both read it.
-create function private.season_points(p_wins integer, p_draws integer) returns integer
+-- A pick's points: the organiser's points for a win, a draw and a loss (competitions.win_points / draw_points /
+-- loss_points: 3, 1 and 0 unless chosen otherwise), doubled on the member's joker match day; null for anything
+-- but a win, a draw or a loss (no pick, postponed, not played). The one home of the season's points: the stored
+-- standings (refresh_memberships) and "if it ended now" (private.if_it_ended_now, private.ensure_live_table) both
+-- read it. No SET clause, so the planner inlines it.
+create function private.pick_points(p_outcome text, p_win integer, p_draw integer, p_loss integer, p_joker boolean)
+returns integer
   language sql immutable
 as $$
-  select 3 * p_wins + p_draws
+  select case p_outcome when 'win' then p_win when 'draw' then p_draw when 'loss' then p_loss end
+         * case when p_joker then 2 else 1 end
 $$;
-revoke all on function private.season_points(integer, integer) from public, anon;
-grant execute on function private.season_points(integer, integer) to authenticated, service_role;
-
--- Recompute one membership's stats from its picks; true when they changed. Nothing calls it since
--- private.refresh_memberships became set-based; it stays until a migration drops it.
-create function private.refresh_membership_stats(p_user_id uuid, p_competition_id uuid) returns boolean
-  language plpgsql
-  security definer
-  set search_path = ''
-as $$
-declare
-  v_changed integer;
-begin
-  update public.user_selections us
-     set wins = s.wins, draws = s.draws, losses = s.losses,
-         goals_for = s.goals_for, goals_against = s.goals_against, points = private.season_points(s.wins, s.draws)
-    from (
-      select count(*) filter (where r.gf > r.ga)::integer as wins,
-             count(*) filter (where r.gf = r.ga)::integer as draws,
-             count(*) filter (where r.gf < r.ga)::integer as losses,
-             coalesce(sum(r.gf), 0)::integer as goals_for,
-             coalesce(sum(r.ga), 0)::integer as goals_against
-        from (
-          select case when ts.selected_team = f.home_team then f.home_score else f.away_score end as gf,
-                 case when ts.selected_team = f.home_team then f.away_score else f.home_score end as ga
-            from public.team_selections ts
-            join public.fixtures f on f.id = ts.fixture_id
-           where ts.user_id = p_user_id and ts.competition_id = p_competition_id
-             and f.status = 'complete'
-        ) r
-    ) s
-   where us.user_id = p_user_id and us.competition_id = p_competition_id
-     and (us.wins, us.draws, us.losses, us.goals_for, us.goals_against, us.points)
-         is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, private.season_points(s.wins, s.draws));
-  get diagnostics v_changed = row_count;
-  return v_changed > 0;
-end
-$$;
+revoke all on function private.pick_points(text, integer, integer, integer, boolean) from public, anon;
+grant execute on function private.pick_points(text, integer, integer, integer, boolean) to authenticated, service_role;
 
 -- Re-rank every member of one competition; only the ranks that differ are written. Callers hold the
 -- competition lock.
@@ -142,8 +111,9 @@ $$;
 
 -- Refresh the stats of the given memberships (parallel arrays) and re-rank each competition whose standings
 -- changed; competitions are locked in id order. Set-based: a result of a 100,000-member competition touches the
--- stats of the ~10,000 members who picked that fixture; one UPDATE recomputes them all from their picks
--- (win 3, draw 1, loss 0; goals are the picked team's; only complete fixtures count).
+-- stats of the ~10,000 members who picked that fixture; one UPDATE recomputes them all from their picks (points
+-- by the competition's rules, doubled on the member's joker match day: private.pick_points; goals are the picked
+-- team's; only complete fixtures count).
 create function private.refresh_memberships(p_user_ids uuid[], p_competition_ids uuid[]) returns void
   language plpgsql
   security definer
@@ -173,8 +143,12 @@ begin
            count(g.gf) filter (where g.gf = g.ga)::integer as draws,
            count(g.gf) filter (where g.gf < g.ga)::integer as losses,
            coalesce(sum(g.gf), 0)::integer as goals_for,
-           coalesce(sum(g.ga), 0)::integer as goals_against
+           coalesce(sum(g.ga), 0)::integer as goals_against,
+           coalesce(sum(private.pick_points(g.outcome, c.win_points, c.draw_points, c.loss_points,
+                                            c.joker and j.match_day = ts.match_day)), 0)::integer as points
       from pairs p
+      join public.competitions c on c.id = p.competition_id
+      left join public.season_jokers j on j.user_id = p.user_id and j.competition_id = p.competition_id
       left join public.team_selections ts on ts.user_id = p.user_id and ts.competition_id = p.competition_id
       left join public.fixtures f on f.id = ts.fixture_id and f.status = 'complete'
       cross join lateral (
@@ -182,17 +156,22 @@ begin
                     when ts.selected_team = f.home_team then f.home_score else f.away_score end as gf,
                case when f.id is null then null
                     when ts.selected_team = f.home_team then f.away_score else f.home_score end as ga
+      ) g0
+      cross join lateral (
+        select g0.gf, g0.ga,
+               case when g0.gf > g0.ga then 'win' when g0.gf = g0.ga then 'draw' when g0.gf < g0.ga then 'loss' end
+                 as outcome
       ) g
      group by p.user_id, p.competition_id
   ),
   changed as (
     update public.user_selections us
        set wins = s.wins, draws = s.draws, losses = s.losses,
-           goals_for = s.goals_for, goals_against = s.goals_against, points = private.season_points(s.wins, s.draws)
+           goals_for = s.goals_for, goals_against = s.goals_against, points = s.points
       from stats s
      where us.user_id = s.user_id and us.competition_id = s.competition_id
        and (us.wins, us.draws, us.losses, us.goals_for, us.goals_against, us.points)
-           is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, private.season_points(s.wins, s.draws))
+           is distinct from (s.wins, s.draws, s.losses, s.goals_for, s.goals_against, s.points)
     returning us.competition_id
   )
   select pg_catalog.array_agg(distinct c.competition_id order by c.competition_id) into v_changed from changed c;
@@ -205,11 +184,12 @@ begin
 end
 $$;
 
-revoke all on function private.refresh_membership_stats(uuid, uuid) from public;
 revoke all on function private.rerank_competition(uuid) from public;
 revoke all on function private.refresh_memberships(uuid[], uuid[]) from public;
 
--- Picks changed (statement level, so bulk writes refresh and re-rank each competition once).
+-- Picks changed (statement level, so bulk writes refresh and re-rank each competition once). Only picks on a
+-- complete fixture score, so only those can change the standings: a pick or plan before its match (also the
+-- 33,000 auto-picks of a match day's deadline) refreshes nothing.
 create function private.team_selections_refresh_stats() returns trigger
   language plpgsql
   security definer
@@ -220,14 +200,18 @@ declare
   v_competitions uuid[];
 begin
   if tg_op = 'INSERT' then
-    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions from new_rows n;
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions
+      from new_rows n join public.fixtures f on f.id = n.fixture_id and f.status = 'complete';
   elsif tg_op = 'UPDATE' then
     select array_agg(x.user_id), array_agg(x.competition_id) into v_users, v_competitions
       from (select n.user_id, n.competition_id from new_rows n
+              join public.fixtures f on f.id = n.fixture_id and f.status = 'complete'
             union
-            select o.user_id, o.competition_id from old_rows o) x;
+            select o.user_id, o.competition_id from old_rows o
+              join public.fixtures f on f.id = o.fixture_id and f.status = 'complete') x;
   else
-    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions from old_rows o;
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions
+      from old_rows o join public.fixtures f on f.id = o.fixture_id and f.status = 'complete';
   end if;
   if v_users is not null then
     perform private.refresh_memberships(v_users, v_competitions);
@@ -250,6 +234,47 @@ create trigger team_selections_refresh_stats_delete
   after delete on public.team_selections
   referencing old table as old_rows
   for each statement execute function private.team_selections_refresh_stats();
+
+-- A joker played, moved or taken back: that member's points follow (statement level, as for picks).
+create function private.season_jokers_refresh_stats() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+declare
+  v_users uuid[];
+  v_competitions uuid[];
+begin
+  if tg_op = 'INSERT' then
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions from new_rows n;
+  elsif tg_op = 'UPDATE' then
+    select array_agg(n.user_id), array_agg(n.competition_id) into v_users, v_competitions from new_rows n;
+  else
+    select array_agg(o.user_id), array_agg(o.competition_id) into v_users, v_competitions from old_rows o;
+  end if;
+  if v_users is not null then
+    perform private.refresh_memberships(v_users, v_competitions);
+  end if;
+  return null;
+end
+$$;
+
+create trigger season_jokers_refresh_stats_insert
+  after insert on public.season_jokers
+  referencing new table as new_rows
+  for each statement execute function private.season_jokers_refresh_stats();
+
+create trigger season_jokers_refresh_stats_update
+  after update on public.season_jokers
+  referencing new table as new_rows
+  for each statement execute function private.season_jokers_refresh_stats();
+
+create trigger season_jokers_refresh_stats_delete
+  after delete on public.season_jokers
+  referencing old table as old_rows
+  for each statement execute function private.season_jokers_refresh_stats();
+
+revoke all on function private.season_jokers_refresh_stats() from public;
 
 -- Fixture results changed (statement level, so a bulk update locks the affected competitions once, in id order):
 -- refresh every membership that picked a changed fixture, then re-rank each affected competition once.
@@ -405,6 +430,75 @@ revoke all on function private.knockout_status(uuid, text, uuid, text) from publ
 grant execute on function private.knockout_status(uuid, text, uuid, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------------------
+-- Knockout lives (decision 028)
+-- ---------------------------------------------------------------------------------------------------------
+
+-- Each life a knockout member lost (decision 028): the match day and why (a loss, a draw that costs a life, no
+-- pick). Written only by match-day processing (private.process_competition, 60_results_and_processing.sql);
+-- re-processing from a match day deletes the rows from it on, so lives come back exactly as if the corrected
+-- result had been the first. Lives left = competitions.lives - public.lives_lost(...). A row per life rather than a
+-- count on the membership: processing a match day of 100,000 members then writes only these narrow rows and the
+-- eliminated members, not every member who lost a life (4.4 s of 8 in bench:results); no foreign key for the same
+-- reason (a check per row): a membership that goes takes its rows with it (user_selections_drop_life_losses).
+create table public.knockout_life_losses (
+  competition_id uuid not null,
+  user_id uuid not null,
+  match_day integer not null,
+  outcome text not null,
+  primary key (competition_id, user_id, match_day),
+  constraint knockout_life_losses_match_day_check check (match_day >= 1),
+  constraint knockout_life_losses_outcome_check check (outcome in ('loss', 'draw', 'no_pick'))
+);
+
+create index knockout_life_losses_competition_match_day_idx on public.knockout_life_losses (competition_id, match_day);
+
+comment on table public.knockout_life_losses is
+  'Lives knockout members lost, one row per life and match day (written only by match-day processing).';
+
+-- An outcome of a processed match day (everyone's, like the standings), not a pick: readable by signed-in players.
+alter table public.knockout_life_losses enable row level security;
+
+create policy knockout_life_losses_select_authenticated on public.knockout_life_losses
+  for select to authenticated
+  using (true);
+
+revoke all on table public.knockout_life_losses from public, anon, authenticated;
+grant select on table public.knockout_life_losses to authenticated;
+grant select on table public.knockout_life_losses to service_role;
+
+-- Lives a member has lost in a competition (0 outside knockouts). What pages show as lives left with
+-- competitions.lives.
+create function public.lives_lost(p_competition_id uuid, p_user_id uuid) returns integer
+  language sql stable
+  set search_path = ''
+as $$
+  select count(*)::integer from public.knockout_life_losses l
+   where l.competition_id = p_competition_id and l.user_id = p_user_id
+$$;
+revoke all on function public.lives_lost(uuid, uuid) from public, anon;
+grant execute on function public.lives_lost(uuid, uuid) to authenticated, service_role;
+
+-- A membership that goes (leaving, a competition deleted) takes its lives with it.
+create function private.user_selections_drop_life_losses() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  delete from public.knockout_life_losses l
+   using old_rows o
+   where l.competition_id = o.competition_id and l.user_id = o.user_id;
+  return null;
+end
+$$;
+revoke all on function private.user_selections_drop_life_losses() from public;
+
+create trigger user_selections_drop_life_losses
+  after delete on public.user_selections
+  referencing old table as old_rows
+  for each statement execute function private.user_selections_drop_life_losses();
+
+-- ---------------------------------------------------------------------------------------------------------
 -- Views (security_invoker: the caller's row-level security applies, so another player's pick of the current
 -- match day stays hidden before its deadline and current_selection is then NULL)
 -- ---------------------------------------------------------------------------------------------------------
@@ -414,7 +508,8 @@ grant execute on function private.knockout_status(uuid, text, uuid, text) to aut
 -- `where competition_id = ...` (leaderboard: user_selections_competition_id_idx) both use indexes.
 -- first_kickoff_time/selection_deadline are those of the competition's CURRENT match day.
 -- has_selection is true only for a visible pick; selection_hidden is true for another player's row before the
--- current match day's deadline (also for admins, who can nevertheless see the pick).
+-- current match day's deadline (also for admins, who can nevertheless see the pick). lives / lives_left: the
+-- knockout's lives and the member's left; current_selection_auto_picked: the server made the current pick.
 create view public.user_competition_stats_view with (security_invoker = true) as
 select
   c.id as competition_id,
@@ -453,7 +548,12 @@ select
       or not public.competition_picks_open(c.status, c.registration_status, c.league, c.season, c.current_match_day)
       then 'closed'
     else 'active'
-  end as selection_status
+  end as selection_status,
+  -- knockout lives (decision 028): the competition's lives and this member's left; pages show them when lives > 1
+  c.lives,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
+  -- the current pick was made by the server at the deadline (missed pick: auto-pick)
+  coalesce(ts.auto_picked, false) as current_selection_auto_picked
 from public.user_selections us
 join public.competitions c on c.id = us.competition_id
 left join public.player_names pn on pn.id = us.user_id
@@ -484,7 +584,10 @@ select
   pg_catalog.row_number() over (
     partition by us.competition_id
     order by (us.status = 'eliminated'), us.knocked_out_on desc nulls first, us.sort_name, us.user_id
-  )::integer as position
+  )::integer as position,
+  c.lives,
+  c.lives - public.lives_lost(c.id, us.user_id) as lives_left,
+  coalesce(ts.auto_picked, false) as auto_picked
 from public.user_selections us
 join public.competitions c on c.id = us.competition_id
 left join public.player_names pn on pn.id = us.user_id
@@ -505,11 +608,13 @@ grant select on table public.knockout_leaderboard_view to authenticated, service
 -- row-level security applies (another player's current pick stays hidden before the deadline, as in the views).
 -- The total for a pager is competitions.player_count.
 
--- The columns of knockout_leaderboard_view, same order; position = offset + place on the page (1-based).
+-- The columns of knockout_leaderboard_view, same order; position = offset + place on the page (1-based); lives,
+-- lives_left and auto_picked as in the view (decision 028).
 create function public.knockout_leaderboard_page(p_competition_id uuid, p_offset integer, p_limit integer)
 returns table (
   competition_id uuid, user_id uuid, user_username text, status text, knocked_out_on integer,
-  current_selection text, selection_hidden boolean, "position" integer
+  current_selection text, selection_hidden boolean, "position" integer, lives integer, lives_left integer,
+  auto_picked boolean
 )
   language plpgsql stable
   set search_path = ''
@@ -526,7 +631,10 @@ begin
          ts.selected_team,
          (p.user_id is distinct from (select auth.uid())
             and not public.matchday_deadline_passed(c.league, c.season, c.current_match_day)),
-         ($2 + p.n)::integer
+         ($2 + p.n)::integer,
+         c.lives,
+         c.lives - public.lives_lost(c.id, p.user_id),
+         coalesce(ts.auto_picked, false)
     from (
       select x.*, pg_catalog.row_number() over () as n
         from (

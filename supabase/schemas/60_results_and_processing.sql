@@ -14,18 +14,26 @@
 -- A competition's current match day is finished when its (league, season, current_match_day) has fixtures,
 -- every one of them is complete or postponed, and its deadline has passed (public.matchday_closed: match-day
 -- processing never runs while picks are open, so nobody is out "for no pick" early). Processing it:
---   knockout: each active member survives when their pick won or its fixture was postponed; a draw, a loss or
---     no pick eliminates (knocked_out_on = that match day) - unless that would eliminate every remaining member
---     (roll-over: nobody is). Then exactly one left -> knockout_winner, membership completed, competition
---     inactive/completed; last match day with several left -> all completed (status Winner), the first in
---     leaderboard order (sort_name, user_id) stored as knockout_winner, competition inactive/completed.
---   season: standings are already stored (triggers of 50_standings.sql); after the last match day the
---     competition ends (inactive/completed); the champion is membership_ranks rank 1.
+--   at the deadline, with the organiser's "Auto-pick", each active member without a pick gets the server's
+--     (private.auto_pick, 45_plans_and_jokers.sql), before anything is processed;
+--   knockout: each active member keeps their lives when their pick won, its fixture was postponed, or it drew
+--     and a draw is enough (competitions.draw_rule); a loss, a draw (unless enough) or no pick costs a life
+--     (private.pick_costs_life), and a member whose last life goes is eliminated (knocked_out_on = that match
+--     day) - unless that would eliminate every remaining member: roll-over (the default: nobody loses a life) or
+--     joint winners (competitions.everyone_out_rule: they all win, the competition ends). Each life lost is a row
+--     of public.knockout_life_losses (50_standings.sql). Then exactly one left ->
+--     knockout_winner, membership completed, competition inactive/completed; last match day with several left ->
+--     all completed (status Winner), the first in leaderboard order (sort_name, user_id) stored as
+--     knockout_winner, competition inactive/completed.
+--   season: standings are already stored (triggers of 50_standings.sql, points by the competition's rules and
+--     jokers); after the last match day the competition ends (inactive/completed); the champion is
+--     membership_ranks rank 1.
 --   otherwise current_match_day moves on by one. Registration still open is closed (its deadline has passed).
 -- Each processed (competition, match day) gets a row in public.competition_matchday_results, so running again
 -- changes nothing. A change of a result of a processed match day re-derives everything from that match day on
--- (private.reprocess_competition): memberships eliminated on or after it and winners become active again, the
--- competition re-opens at that match day, and processing runs forward again as far as results allow.
+-- (private.reprocess_competition): memberships eliminated on or after it and winners become active again, lives
+-- lost and auto-picks from it on are undone, the competition re-opens at that match day, and processing runs
+-- forward again as far as results allow (auto-picking again with the corrected league table).
 --
 -- Every step is a set-based statement per competition (no loop over members). Lock order
 -- (30_competitions_and_membership.sql): the competition rows first, in id order, then memberships. Scout
@@ -59,6 +67,17 @@ revoke all on table public.competition_matchday_results from public, anon, authe
 grant select on table public.competition_matchday_results to authenticated;
 grant select on table public.competition_matchday_results to service_role;
 
+-- Does this pick's outcome cost a knockout life? A loss and no pick always; a draw unless the organiser chose "A
+-- draw is enough" (draw_rule 'through'); a win or a postponed match never. The one home of the rule: processing
+-- and "if it ended now" both read it. No SET clause, so the planner inlines it.
+create function private.pick_costs_life(p_pick_outcome text, p_draw_rule text) returns boolean
+  language sql immutable
+as $$
+  select p_pick_outcome in ('loss', 'no_pick') or (p_pick_outcome = 'draw' and p_draw_rule is distinct from 'through')
+$$;
+revoke all on function private.pick_costs_life(text, text) from public, anon;
+grant execute on function private.pick_costs_life(text, text) to authenticated, service_role;
+
 -- ---------------------------------------------------------------------------------------------------------
 -- Processing
 -- ---------------------------------------------------------------------------------------------------------
@@ -74,8 +93,13 @@ declare
   v_md integer;
   v_done integer := 0;
   v_remaining integer;
+  v_out_count integer;
+  v_losers uuid[];
+  v_losses text[];
   v_out uuid[];
+  v_eliminated integer;
   v_rolled boolean;
+  v_joint boolean;
   v_left integer;
   v_winner uuid;
 begin
@@ -88,6 +112,10 @@ begin
                        where r.competition_id = p_competition_id and r.match_day = v_md);
     -- never before the match day's deadline: picks are still open, nobody is out "for no pick" yet
     exit when not public.matchday_closed(v_c.league, v_c.season, v_md);
+    -- the deadline has passed: a missed pick becomes the server's (missed pick: auto-pick; idempotent)
+    if v_c.missed_pick_rule = 'auto' then
+      perform private.auto_pick(p_competition_id, v_md);
+    end if;
     -- finished: has fixtures, none pending
     exit when not exists (select 1 from public.fixtures f
                            where f.league = v_c.league and f.season = v_c.season and f.match_day = v_md)
@@ -96,38 +124,61 @@ begin
                          and f.status = 'pending');
 
     v_rolled := false;
+    v_joint := false;
     v_left := null;
-    v_out := null;
+    v_losers := null;
+    v_losses := null;
+    v_eliminated := 0;
     if v_c.type = 'knockout' then
       select count(*)::integer,
-             pg_catalog.array_agg(x.user_id) filter (where not x.survives)
-        into v_remaining, v_out
+             (count(*) filter (where x.costs and x.last_life))::integer,
+             pg_catalog.array_agg(x.user_id) filter (where x.costs),
+             pg_catalog.array_agg(x.outcome) filter (where x.costs),
+             pg_catalog.array_agg(x.user_id) filter (where x.costs and x.last_life)
+        into v_remaining, v_out_count, v_losers, v_losses, v_out
         from (
-          select us.user_id,
-                 -- The pick's outcome has one home, private.pick_outcome_now (also "if it ended now"): on a
-                 -- processed match day every fixture is complete or postponed, so it is win, draw, loss,
-                 -- postponed or no_pick here.
-                 private.pick_outcome_now(ts.selected_team, f) in ('win', 'postponed') as survives
+          select us.user_id, o.outcome,
+                 private.pick_costs_life(o.outcome, v_c.draw_rule) as costs,
+                 v_c.lives - coalesce(ll.n, 0) <= 1 as last_life
             from public.user_selections us
+            left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                        where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
             left join public.team_selections ts
               on ts.user_id = us.user_id and ts.competition_id = us.competition_id and ts.match_day = v_md
-            left join public.fixtures f on f.id = ts.fixture_id
+            -- The pick's outcome has one home, private.pick_outcome_now (also "if it ended now"), read once per
+            -- team of the match day (private.match_day_outcomes_now), not once per member: on a processed match
+            -- day every fixture is complete or postponed, so it is win, draw, loss, postponed or no_pick here.
+            left join private.match_day_outcomes_now(v_c.league, v_c.season, v_md) t
+              on t.fixture_id = ts.fixture_id and t.team = ts.selected_team
+            cross join lateral (select case when ts.selected_team is null then 'no_pick' else t.outcome end as outcome) o
            where us.competition_id = p_competition_id and us.status = 'active'
         ) x;
 
-      if v_out is not null and pg_catalog.cardinality(v_out) = v_remaining then
-        v_rolled := true;  -- every remaining member would go out: nobody does
-        v_out := null;
+      if v_out_count > 0 and v_out_count = v_remaining then
+        -- every remaining member would go out: roll-over (nobody loses a life) or joint winners (they all win)
+        if v_c.everyone_out_rule = 'joint' then
+          v_joint := true;
+        else
+          v_rolled := true;
+        end if;
+        v_losers := null;
       end if;
-      if v_out is not null then
-        update public.user_selections us
-           set status = 'eliminated', knocked_out_on = v_md
-          from pg_catalog.unnest(v_out) as o (user_id)
-         where us.competition_id = p_competition_id and us.user_id = o.user_id and us.status = 'active';
+      if v_losers is not null then
+        insert into public.knockout_life_losses (competition_id, user_id, match_day, outcome)
+        select p_competition_id, l.user_id, v_md, l.outcome
+          from rows from (pg_catalog.unnest(v_losers), pg_catalog.unnest(v_losses)) as l (user_id, outcome);
+        -- only the members whose last life went are written (a lost life is its row above)
+        if v_out is not null then
+          update public.user_selections us
+             set status = 'eliminated', knocked_out_on = v_md
+            from pg_catalog.unnest(v_out) as o (user_id)
+           where us.competition_id = p_competition_id and us.user_id = o.user_id and us.status = 'active';
+        end if;
+        v_eliminated := v_out_count;
       end if;
-      v_left := v_remaining - coalesce(pg_catalog.cardinality(v_out), 0);
+      v_left := v_remaining - v_eliminated;
 
-      if v_left = 1 or (v_left > 1 and v_md >= v_c.total_match_days) then
+      if v_joint or v_left = 1 or (v_left > 1 and v_md >= v_c.total_match_days) then
         select us.user_id into v_winner
           from public.user_selections us
          where us.competition_id = p_competition_id and us.status = 'active'
@@ -164,7 +215,7 @@ begin
     insert into public.competition_matchday_results as r
       (competition_id, match_day, processed_at, still_in, eliminated, rolled_over)
     values (p_competition_id, v_md, public.app_now(), v_left,
-            case when v_c.type = 'knockout' then coalesce(pg_catalog.cardinality(v_out), 0) end, v_rolled);
+            case when v_c.type = 'knockout' then v_eliminated end, v_rolled);
     v_done := v_done + 1;
   end loop;
   return v_done;
@@ -172,7 +223,10 @@ end
 $$;
 
 -- Undo everything derived from match day p_from_match_day on, then process forward again. Used when a result
--- (or postponement) of an already processed match day changes. Returns the number of match days processed.
+-- (or postponement) of an already processed match day changes, or a result an auto-pick's league table read.
+-- Lives lost and auto-picks from that match day on go (the auto-pick runs again at each match day, with the
+-- corrected table); jokers need nothing here (they are part of the stored standings). Returns the number of
+-- match days processed.
 create function private.reprocess_competition(p_competition_id uuid, p_from_match_day integer) returns integer
   language plpgsql
   security definer
@@ -188,11 +242,16 @@ begin
     return 0;
   end if;
   v_from := greatest(p_from_match_day, v_c.start_match_day);
+  delete from public.team_selections ts
+   where ts.competition_id = p_competition_id and ts.match_day >= v_from and ts.auto_picked;
   if exists (select 1 from public.competition_matchday_results r
               where r.competition_id = p_competition_id and r.match_day >= v_from) then
     delete from public.competition_matchday_results r
      where r.competition_id = p_competition_id and r.match_day >= v_from;
     if v_c.type = 'knockout' then
+      delete from public.knockout_life_losses l
+       where l.competition_id = p_competition_id and l.match_day >= v_from;
+      -- members out on or after it, and winners, play on (with the lives they had lost before it)
       update public.user_selections us
          set status = 'active', knocked_out_on = null
        where us.competition_id = p_competition_id
@@ -241,8 +300,9 @@ as $$
 $$;
 
 -- A fixture of (league, season, match_day) was saved: re-derive competitions that had processed that match day
--- when p_changed, and process any competition whose current match day may now be finished. Competitions are
--- handled in id order. Returns the number of competitions that processed at least one match day.
+-- when p_changed, and process any competition whose current match day may now be finished. A competition that
+-- auto-picked on a later match day re-derives from there too (its league table read this result: decision 028).
+-- Competitions are handled in id order. Returns the number of competitions that processed at least one match day.
 create function private.after_fixture_change(p_league text, p_season text, p_match_day integer, p_changed boolean)
 returns integer
   language plpgsql
@@ -253,17 +313,26 @@ declare
   v_id uuid;
   v_advanced integer := 0;
   v_n integer;
+  v_auto_from integer;
 begin
   perform private.lock_competitions_of(p_league, p_season);
   for v_id in
     select c.id from public.competitions c
      where c.league = p_league and c.season = p_season and c.type in ('knockout', 'season')
-       and c.start_match_day <= p_match_day
+       and (c.start_match_day <= p_match_day or (p_changed and c.missed_pick_rule = 'auto'))
      order by c.id
   loop
+    v_auto_from := null;
+    if p_changed then
+      select min(ts.match_day) into v_auto_from
+        from public.team_selections ts
+       where ts.competition_id = v_id and ts.auto_picked and ts.match_day > p_match_day;
+    end if;
     if p_changed and exists (select 1 from public.competition_matchday_results r
                               where r.competition_id = v_id and r.match_day = p_match_day) then
       v_n := private.reprocess_competition(v_id, p_match_day);
+    elsif v_auto_from is not null then
+      v_n := private.reprocess_competition(v_id, v_auto_from);
     else
       v_n := private.process_competition(v_id);
     end if;
@@ -305,8 +374,9 @@ end
 $$;
 
 -- Safety net / scheduler step (the "matchdays" job): close due registrations, then process every active
--- competition whose current match day is finished. Returns the number of competitions that processed at least
--- one match day.
+-- competition whose current match day is finished, and auto-pick (in the same pass, by process_competition) for
+-- every competition with "Auto-pick" whose current match day's deadline has passed. Returns the number of
+-- competitions that processed at least one match day.
 create function private.process_due_matchdays() returns integer
   language plpgsql
   security definer
@@ -326,11 +396,13 @@ begin
      where c.status = 'active' and c.type in ('knockout', 'season')
        and not exists (select 1 from public.competition_matchday_results r
                         where r.competition_id = c.id and r.match_day = c.current_match_day)
-       and exists (select 1 from public.fixtures f
-                    where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day)
-       and not exists (select 1 from public.fixtures f
-                        where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
-                          and f.status = 'pending')
+       and ((exists (select 1 from public.fixtures f
+                      where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day)
+             and not exists (select 1 from public.fixtures f
+                              where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
+                                and f.status = 'pending'))
+            or (c.missed_pick_rule = 'auto'
+                and public.matchday_deadline_passed(c.league, c.season, c.current_match_day)))
      order by c.id
   loop
     if private.process_competition(v_id) > 0 then
@@ -436,19 +508,24 @@ as $$
 $$;
 revoke all on function private.points_text(integer) from public, anon, authenticated;
 
--- A knockout member's outcome as a notice names it.
-create function private.knockout_outcome_text(p_status text, p_knocked_out_on integer) returns text
+-- A knockout member's outcome as a notice names it; with more than one life (p_lives_left not null), a player
+-- still in says how many are left.
+create function private.knockout_outcome_text(p_status text, p_knocked_out_on integer, p_lives_left integer)
+returns text
   language sql immutable
   set search_path = ''
 as $$
   select case when p_status = 'eliminated' then 'eliminated on Match Day ' || p_knocked_out_on::text
               when p_status = 'completed' then 'a winner'
-              else 'still in' end
+              when p_lives_left is null then 'still in'
+              else 'still in with ' || p_lives_left::text || case when p_lives_left = 1 then ' life' else ' lives' end
+                   || ' left' end
 $$;
-revoke all on function private.knockout_outcome_text(text, integer) from public, anon, authenticated;
+revoke all on function private.knockout_outcome_text(text, integer, integer) from public, anon, authenticated;
 
 -- Before a correction is re-processed: every outcome it could change. Knockout: all members of the league's
--- knockout competitions from that match day on (an elimination can move later match days). Season: the members
+-- knockout competitions from that match day on (an elimination can move later match days), and of those that
+-- auto-pick (the league table the auto-pick reads may change) - status and lives. Season: the members
 -- who picked this fixture (nobody else's points depend on it). Scout needs no snapshot: its points before and
 -- after come from private.scout_points over the old and new score.
 create function private.snapshot_result_outcomes(p_league text, p_season text, p_match_day integer, p_fixture_id bigint)
@@ -466,16 +543,21 @@ begin
     knocked_out_on integer,
     points integer not null,
     goals_for integer not null,
-    goals_against integer not null
+    goals_against integer not null,
+    lives integer not null,
+    lives_lost integer not null
   ) on commit drop;
   delete from pg_temp.result_outcomes_before;
   insert into pg_temp.result_outcomes_before
-  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against,
+         c.lives, public.lives_lost(c.id, us.user_id)
     from public.competitions c
     join public.user_selections us on us.competition_id = c.id
-   where c.league = p_league and c.season = p_season and c.type = 'knockout' and c.start_match_day <= p_match_day
+   where c.league = p_league and c.season = p_season and c.type = 'knockout'
+     and (c.start_match_day <= p_match_day or c.missed_pick_rule = 'auto')
   union all
-  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against
+  select us.competition_id, us.user_id, c.type, c.name, us.status, us.knocked_out_on, us.points, us.goals_for, us.goals_against,
+         c.lives, public.lives_lost(c.id, us.user_id)
     from public.team_selections ts
     join public.competitions c on c.id = ts.competition_id and c.type = 'season'
     join public.user_selections us on us.competition_id = ts.competition_id and us.user_id = ts.user_id
@@ -1019,21 +1101,26 @@ $$;
 revoke all on function private.pick_outcome_now(text, public.fixtures) from public, anon;
 grant execute on function private.pick_outcome_now(text, public.fixtures) to authenticated, service_role;
 
--- A knockout pick's outcome if the match day ended now, from the pick's outcome (private.pick_outcome_now) and
--- how many of the players still in would go out: process_competition's rules. No SET clause so the planner
--- inlines it (built-in operators only).
-create function private.knockout_outcome_now(p_pick_outcome text, p_out_count integer, p_remaining integer) returns text
+-- A knockout pick's outcome if the match day ended now, from the pick's outcome (private.pick_outcome_now), the
+-- competition's rules (draw rule, everyone out), the member's lives left before the match day, and how many of the
+-- players still in would go out: process_competition's rules (private.pick_costs_life). through: keeps every life;
+-- waiting: the match has not started; life_lost: loses a life but stays in; out: loses the last one; rolled_over /
+-- joint_winner: every remaining player would go out, so nobody does / they all win. No SET clause so the planner
+-- inlines it.
+create function private.knockout_outcome_now(p_pick_outcome text, p_draw_rule text, p_lives_left integer,
+                                             p_everyone_out text, p_out_count integer, p_remaining integer) returns text
   language sql immutable
 as $$
   select case
-    when p_pick_outcome in ('win', 'postponed') then 'through'
     when p_pick_outcome = 'not_started' then 'waiting'
-    when p_out_count = p_remaining then 'rolled_over'
+    when not private.pick_costs_life(p_pick_outcome, p_draw_rule) then 'through'
+    when p_out_count = p_remaining then case when p_everyone_out = 'joint' then 'joint_winner' else 'rolled_over' end
+    when p_lives_left > 1 then 'life_lost'
     else 'out'
   end
 $$;
-revoke all on function private.knockout_outcome_now(text, integer, integer) from public, anon;
-grant execute on function private.knockout_outcome_now(text, integer, integer) to authenticated, service_role;
+revoke all on function private.knockout_outcome_now(text, text, integer, text, integer, integer) from public, anon;
+grant execute on function private.knockout_outcome_now(text, text, integer, text, integer, integer) to authenticated, service_role;
 
 -- How many players would still be in if the match day ended now: those not out, or all of them on a roll-over
 -- (every remaining player out: nobody is; process_competition's rule, as in knockout_outcome_now). No SET clause
@@ -1045,17 +1132,6 @@ as $$
 $$;
 revoke all on function private.knockout_still_in_now(integer, integer) from public, anon;
 grant execute on function private.knockout_still_in_now(integer, integer) to authenticated, service_role;
-
--- A season pick's points if it ended now (private.season_points for a win, a draw or a loss); nothing otherwise
--- (no pick, postponed, not started).
-create function private.season_points_now(p_pick_outcome text) returns integer
-  language sql immutable
-as $$
-  select case when p_pick_outcome in ('win', 'draw', 'loss')
-              then private.season_points((p_pick_outcome = 'win')::integer, (p_pick_outcome = 'draw')::integer) end
-$$;
-revoke all on function private.season_points_now(text) from public, anon;
-grant execute on function private.season_points_now(text) to authenticated, service_role;
 
 -- Is this competition's current match day being played, so that its provisional view shows? Active, its deadline
 -- passed, not processed yet, and one of its fixtures in play or complete (the same test as if_it_ended_now).
@@ -1101,20 +1177,24 @@ $$;
 revoke all on function private.match_day_outcomes_now(text, text, integer) from public, anon, authenticated;
 grant execute on function private.match_day_outcomes_now(text, text, integer) to service_role;
 
--- A knockout match day if it ended now: how many of the players still in would go out (a draw, a loss or no pick)
--- and how many are still in before it.
+-- A knockout match day if it ended now: how many of the players still in would go out (their pick costs a life,
+-- private.pick_costs_life, and it is their last) and how many are still in before it.
 create function private.knockout_counts_now(p_competition_id uuid, p_match_day integer)
   returns table (out_count integer, remaining integer)
   language sql stable security definer
   set search_path = ''
   set work_mem = '64MB'  -- the whole competition (100,000 rows) is hashed and sorted in memory, not on disk
 as $$
-  with c as (select c.id, c.league, c.season from public.competitions c where c.id = p_competition_id),
+  with c as (select c.id, c.league, c.season, c.lives, c.draw_rule from public.competitions c where c.id = p_competition_id),
   o as (select o.* from c cross join lateral private.match_day_outcomes_now(c.league, c.season, p_match_day) o)
-  select (count(*) filter (where ts.selected_team is null or o.outcome in ('draw', 'loss')))::integer,
+  select (count(*) filter (where c.lives - coalesce(ll.n, 0) <= 1
+                             and private.pick_costs_life(case when ts.selected_team is null then 'no_pick' else o.outcome end,
+                                                         c.draw_rule)))::integer,
          count(*)::integer
     from c
     join public.user_selections us on us.competition_id = c.id and us.status = 'active'
+    left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
     left join public.team_selections ts
       on ts.competition_id = c.id and ts.user_id = us.user_id and ts.match_day = p_match_day
     left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
@@ -1125,21 +1205,29 @@ grant execute on function private.knockout_counts_now(uuid, integer) to service_
 -- "If it ended now" for the caller, one row per competition of theirs (all, or p_competition_id) whose current
 -- match day is being played: its deadline has passed and it is not processed yet; in_play says whether one of its
 -- fixtures is in play or complete (pages show the provisional view only then, and listen for changes from the
--- deadline on). The rules are process_competition's, applied to the live and final scores:
--- knockout: a win or a postponed fixture -> through; a draw, a loss or no pick -> out; if every remaining player
--- would be out, nobody is (rolled_over). A pick whose match has not started counts as not out yet (waiting).
--- season: points 3/1/0 for the pick's win/draw/loss, nothing otherwise. still_in / remaining: knockout players
--- through (or waiting) if it ended now / active before the match day. Only the caller's own line and counts leave
--- this function (no other player's pick).
+-- deadline on). The rules are process_competition's, applied to the live and final scores, with the competition's
+-- own rules (decision 028): knockout (private.knockout_outcome_now): a pick that keeps its lives -> through; one that
+-- costs a life -> life_lost, or out when it is the last; if every remaining player would be out, nobody is
+-- (rolled_over) or they all win (joint_winner). A pick whose match has not started counts as not out yet (waiting).
+-- season: the pick's points by the competition's rules, doubled on the caller's joker (private.pick_points).
+-- still_in / remaining: knockout players through (or waiting) if it ended now / active before the match day;
+-- lives_left: the caller's lives if it ended now (knockout); auto_picked: the server made the caller's pick. Only
+-- the caller's own line and counts leave this function (no other player's pick).
 create function private.if_it_ended_now(p_competition_id uuid default null)
   returns table (competition_id uuid, competition_type text, league text, season text, match_day integer,
                  in_play boolean, team text, opponent text, team_goals integer, opponent_goals integer,
-                 fixture_state text, outcome text, points integer, still_in integer, remaining integer)
+                 fixture_state text, outcome text, points integer, still_in integer, remaining integer,
+                 lives_left integer, auto_picked boolean)
   language sql stable security definer
   set search_path = ''
 as $$
   with c as (
     select c.id, c.type, c.league, c.season, c.current_match_day as md, me.status as my_status,
+           c.draw_rule, c.everyone_out_rule, c.win_points, c.draw_points, c.loss_points,
+           c.lives - public.lives_lost(c.id, me.user_id) as my_lives,
+           c.joker and exists (select 1 from public.season_jokers j
+                                where j.competition_id = c.id and j.user_id = me.user_id
+                                  and j.match_day = c.current_match_day) as joker,
            exists (select 1 from public.fixtures f
                     where f.league = c.league and f.season = c.season and f.match_day = c.current_match_day
                       and (f.live_status is not null or f.status = 'complete')) as in_play
@@ -1153,7 +1241,8 @@ as $$
   ),
   -- the caller's own pick
   p as (
-    select c.id as competition_id, ts.selected_team as team, f as fx, private.pick_outcome_now(ts.selected_team, f) as o
+    select c.id as competition_id, ts.selected_team as team, coalesce(ts.auto_picked, false) as auto_picked, f as fx,
+           private.pick_outcome_now(ts.selected_team, f) as o
       from c
       left join public.team_selections ts
         on ts.competition_id = c.id and ts.user_id = (select auth.uid()) and ts.match_day = c.md
@@ -1165,30 +1254,40 @@ as $$
     select c.id as competition_id, n.out_count, n.remaining
       from c cross join lateral private.knockout_counts_now(c.id, c.md) n
      where c.type = 'knockout'
+  ),
+  r as (
+    select c.*, p.team, p.auto_picked, p.fx, p.o, k.out_count, k.remaining,
+           case when c.type = 'season' then p.o
+                when c.my_status <> 'active' then 'not_playing'
+                else private.knockout_outcome_now(p.o, c.draw_rule, c.my_lives, c.everyone_out_rule, k.out_count,
+                                                  k.remaining) end as outcome
+      from c
+      join p on p.competition_id = c.id
+      left join k on k.competition_id = c.id
   )
-  select c.id, c.type, c.league, c.season, c.md, c.in_play, p.team,
-         case when p.team = (p.fx).home_team then (p.fx).away_team else (p.fx).home_team end,
-         case when (p.fx).status = 'complete' then
-                case when p.team = (p.fx).home_team then (p.fx).home_score else (p.fx).away_score end
-              else case when p.team = (p.fx).home_team then (p.fx).live_home_score else (p.fx).live_away_score end end,
-         case when (p.fx).status = 'complete' then
-                case when p.team = (p.fx).home_team then (p.fx).away_score else (p.fx).home_score end
-              else case when p.team = (p.fx).home_team then (p.fx).live_away_score else (p.fx).live_home_score end end,
-         case when p.team is null then null
-              when (p.fx).status in ('complete', 'postponed') then (p.fx).status
-              when (p.fx).live_status = 'IN_PLAY' then 'in_play'
-              when (p.fx).live_status = 'PAUSED' then 'paused'
+  select r.id, r.type, r.league, r.season, r.md, r.in_play, r.team,
+         case when r.team = (r.fx).home_team then (r.fx).away_team else (r.fx).home_team end,
+         case when (r.fx).status = 'complete' then
+                case when r.team = (r.fx).home_team then (r.fx).home_score else (r.fx).away_score end
+              else case when r.team = (r.fx).home_team then (r.fx).live_home_score else (r.fx).live_away_score end end,
+         case when (r.fx).status = 'complete' then
+                case when r.team = (r.fx).home_team then (r.fx).away_score else (r.fx).home_score end
+              else case when r.team = (r.fx).home_team then (r.fx).live_away_score else (r.fx).live_home_score end end,
+         case when r.team is null then null
+              when (r.fx).status in ('complete', 'postponed') then (r.fx).status
+              when (r.fx).live_status = 'IN_PLAY' then 'in_play'
+              when (r.fx).live_status = 'PAUSED' then 'paused'
               else 'not_started' end,
-         case when c.type = 'season' then p.o
-              when c.my_status <> 'active' then 'not_playing'
-              else private.knockout_outcome_now(p.o, k.out_count, k.remaining) end,
-         case when c.type = 'season' then private.season_points_now(p.o) end,
-         case when c.type = 'knockout' then
-                private.knockout_still_in_now(k.out_count, k.remaining) end,
-         case when c.type = 'knockout' then k.remaining end
-    from c
-    join p on p.competition_id = c.id
-    left join k on k.competition_id = c.id
+         r.outcome,
+         case when r.type = 'season' then private.pick_points(r.o, r.win_points, r.draw_points, r.loss_points, r.joker) end,
+         case when r.type = 'knockout' then
+                private.knockout_still_in_now(r.out_count, r.remaining) end,
+         case when r.type = 'knockout' then r.remaining end,
+         case when r.type = 'knockout' then
+                case when r.outcome = 'out' or r.my_status = 'eliminated' then 0
+                     else r.my_lives - (r.outcome = 'life_lost')::integer end end,
+         r.auto_picked
+    from r
 $$;
 revoke all on function private.if_it_ended_now(uuid) from public, anon, authenticated;
 grant execute on function private.if_it_ended_now(uuid) to authenticated, service_role;
@@ -1196,7 +1295,8 @@ grant execute on function private.if_it_ended_now(uuid) to authenticated, servic
 create function public.if_it_ended_now(p_competition_id uuid default null)
   returns table (competition_id uuid, competition_type text, league text, season text, match_day integer,
                  in_play boolean, team text, opponent text, team_goals integer, opponent_goals integer,
-                 fixture_state text, outcome text, points integer, still_in integer, remaining integer)
+                 fixture_state text, outcome text, points integer, still_in integer, remaining integer,
+                 lives_left integer, auto_picked boolean)
   language sql stable
   set search_path = ''
 as $$
@@ -1323,12 +1423,13 @@ create function private.selections_bump_live_version() returns trigger
   set search_path = ''
 as $$
 begin
+  -- live_version_matters once per match day, not once per changed row (a processing step rewrites 100,000)
   perform private.bump_live_version(k.league, k.season, k.match_day)
      from (select distinct c.league, c.season, c.current_match_day as match_day
              from changed_rows r
              join public.competitions c on c.id = r.competition_id
-            where (tg_table_name = 'user_selections' or r.match_day = c.current_match_day)
-              and private.live_version_matters(c.league, c.season, c.current_match_day)) k
+            where tg_table_name = 'user_selections' or r.match_day = c.current_match_day) k
+    where private.live_version_matters(k.league, k.season, k.match_day)
     order by k.league, k.season, k.match_day;
   return null;
 end
@@ -1359,6 +1460,19 @@ create trigger team_selections_bump_live_version_delete
   after delete on public.team_selections
   referencing old table as changed_rows
   for each statement execute function private.selections_bump_live_version();
+-- a joker on the current match day doubles its points in the provisional season table (decision 028)
+create trigger season_jokers_bump_live_version_insert
+  after insert on public.season_jokers
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger season_jokers_bump_live_version_update
+  after update on public.season_jokers
+  referencing new table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
+create trigger season_jokers_bump_live_version_delete
+  after delete on public.season_jokers
+  referencing old table as changed_rows
+  for each statement execute function private.selections_bump_live_version();
 
 -- The cached provisional tables: the whole competition ranked once per (match day, live version), the same for
 -- every reader (no caller's identity in them); the functions below check who may see them on every call and read
@@ -1382,6 +1496,8 @@ create unlogged table private.live_knockout_rows (
   outcome text not null,
   still_in integer not null,
   remaining integer not null,
+  lives_left integer,
+  auto_picked boolean not null default false,
   primary key (competition_id, "position")
 );
 revoke all on table private.live_knockout_rows from public, anon, authenticated;
@@ -1402,6 +1518,8 @@ create unlogged table private.live_season_rows (
   draws integer,
   losses integer,
   rank integer not null,
+  auto_picked boolean not null default false,
+  joker boolean not null default false,
   primary key (competition_id, "position")
 );
 revoke all on table private.live_season_rows from public, anon, authenticated;
@@ -1421,9 +1539,13 @@ declare
   v_season text;
   v_md integer;
   v_version bigint;
+  v_c public.competitions%rowtype;
 begin
-  select c.type, c.league, c.season, c.current_match_day into v_type, v_league, v_season, v_md
-    from public.competitions c where c.id = p_competition_id;
+  select * into v_c from public.competitions c where c.id = p_competition_id;
+  v_type := v_c.type;
+  v_league := v_c.league;
+  v_season := v_c.season;
+  v_md := v_c.current_match_day;
   if v_type is null or v_type not in ('knockout', 'season') then
     return;
   end if;
@@ -1444,14 +1566,18 @@ begin
   delete from private.live_season_rows r where r.competition_id = p_competition_id;
   if v_type = 'knockout' then
     insert into private.live_knockout_rows (competition_id, "position", user_id, knocked_out_on, team, team_goals,
-                                            opponent_goals, fixture_state, outcome, still_in, remaining)
+                                            opponent_goals, fixture_state, outcome, still_in, remaining, lives_left,
+                                            auto_picked)
     with o as (select o.* from private.match_day_outcomes_now(v_league, v_season, v_md) o),
     p as (
       select us.user_id, us.status, us.knocked_out_on, us.sort_name, ts.selected_team as team, ts.fixture_id,
+             coalesce(ts.auto_picked, false) as auto_picked, v_c.lives - coalesce(ll.n, 0) as lives,
              case when us.status <> 'active' then null
                   when ts.selected_team is null then 'no_pick'
                   else coalesce(o.outcome, 'not_started') end as o
         from public.user_selections us
+        left join (select l.user_id, count(*)::integer as n from public.knockout_life_losses l
+                    where l.competition_id = p_competition_id group by l.user_id) ll on ll.user_id = us.user_id
         left join public.team_selections ts
           on ts.competition_id = us.competition_id and ts.user_id = us.user_id and ts.match_day = v_md
          and us.status = 'active'
@@ -1459,12 +1585,14 @@ begin
        where us.competition_id = p_competition_id
     ),
     k as (
-      select count(*) filter (where p.o in ('draw', 'loss', 'no_pick'))::integer as out_count,
+      select count(*) filter (where p.lives <= 1 and private.pick_costs_life(p.o, v_c.draw_rule))::integer as out_count,
              count(*) filter (where p.status = 'active')::integer as remaining
         from p
     ),
     r as (
-      select p.*, case when p.status = 'active' then private.knockout_outcome_now(p.o, k.out_count, k.remaining)
+      select p.*, case when p.status = 'active'
+                       then private.knockout_outcome_now(p.o, v_c.draw_rule, p.lives, v_c.everyone_out_rule,
+                                                         k.out_count, k.remaining)
                        else 'eliminated' end as outcome,
              k.out_count, k.remaining
         from p cross join k
@@ -1481,17 +1609,20 @@ begin
            case when g.outcome = 'out' then v_md else g.knocked_out_on end,
            g.team, o.team_goals, o.opponent_goals, o.fixture_state, g.outcome,
            private.knockout_still_in_now(g.out_count, g.remaining),
-           g.remaining
+           g.remaining,
+           case when g.outcome in ('out', 'eliminated') then 0 else g.lives - (g.outcome = 'life_lost')::integer end,
+           g.auto_picked
       from n g
       left join o on o.fixture_id = g.fixture_id and o.team = g.team;
   else
     insert into private.live_season_rows (competition_id, "position", user_id, team, team_goals, opponent_goals,
                                           fixture_state, live_points, points, goal_difference, goals_for, wins,
-                                          draws, losses, rank)
+                                          draws, losses, rank, auto_picked, joker)
     with o as (select o.* from private.match_day_outcomes_now(v_league, v_season, v_md) o),
     p as (
       select us.user_id, us.sort_name, us.points, us.goal_difference, us.goals_for, us.wins, us.draws, us.losses,
              ts.selected_team as team, ts.fixture_id, o.outcome as o_all, o.fixture_state,
+             coalesce(ts.auto_picked, false) as auto_picked, v_c.joker and j.match_day is not null as joker,
              -- a complete match is already in the stored standings: only a match in play adds to them
              case when o.fixture_state in ('in_play', 'paused') then o.outcome end as o,
              o.team_goals as gf, o.opponent_goals as ga
@@ -1499,11 +1630,14 @@ begin
         left join public.team_selections ts
           on ts.competition_id = us.competition_id and ts.user_id = us.user_id and ts.match_day = v_md
         left join o on o.fixture_id = ts.fixture_id and o.team = ts.selected_team
+        left join public.season_jokers j
+          on j.competition_id = us.competition_id and j.user_id = us.user_id and j.match_day = v_md
        where us.competition_id = p_competition_id
     ),
     n as (
       select p.*,
-             p.points + coalesce(private.season_points_now(p.o), 0) as points_now,
+             p.points + coalesce(private.pick_points(p.o, v_c.win_points, v_c.draw_points, v_c.loss_points, p.joker), 0)
+               as points_now,
              p.goal_difference + case when p.o is null then 0 else p.gf - p.ga end as gd_now,
              p.goals_for + case when p.o is null then 0 else p.gf end as gf_now,
              p.wins + (p.o = 'win')::integer as wins_now
@@ -1518,9 +1652,10 @@ begin
         from n
     )
     select p_competition_id, g.pos, g.user_id, g.team, g.gf, g.ga, g.fixture_state,
-           private.season_points_now(case when g.fixture_state in ('complete', 'in_play', 'paused') then g.o_all end),
+           private.pick_points(case when g.fixture_state in ('complete', 'in_play', 'paused') then g.o_all end,
+                               v_c.win_points, v_c.draw_points, v_c.loss_points, g.joker),
            g.points_now, g.gd_now, g.gf_now, g.wins_now,
-           g.draws + (g.o = 'draw')::integer, g.losses + (g.o = 'loss')::integer, g.rank_now
+           g.draws + (g.o = 'draw')::integer, g.losses + (g.o = 'loss')::integer, g.rank_now, g.auto_picked, g.joker
       from g;
   end if;
   insert into private.live_table_cache (competition_id, match_day, version)
@@ -1540,7 +1675,7 @@ revoke all on function private.ensure_live_table(uuid) from public, anon, authen
 create function private.live_knockout_table(p_competition_id uuid, p_offset integer, p_limit integer)
   returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
                  opponent_goals integer, fixture_state text, outcome text, "position" integer,
-                 still_in integer, remaining integer)
+                 still_in integer, remaining integer, lives_left integer, auto_picked boolean)
   language plpgsql
   security definer
   set search_path = ''
@@ -1560,7 +1695,7 @@ begin
   perform private.ensure_live_table(p_competition_id);
   return query
     select r.user_id, pn.username, r.knocked_out_on, r.team, r.team_goals, r.opponent_goals, r.fixture_state,
-           r.outcome, r."position", r.still_in, r.remaining
+           r.outcome, r."position", r.still_in, r.remaining, r.lives_left, r.auto_picked
       from private.live_knockout_rows r
       left join public.player_names pn on pn.id = r.user_id
      where r.competition_id = p_competition_id and r."position" > v_from and r."position" <= v_to
@@ -1573,7 +1708,7 @@ grant execute on function private.live_knockout_table(uuid, integer, integer) to
 create function public.live_knockout_table(p_competition_id uuid, p_offset integer default 0, p_limit integer default 10)
   returns table (user_id uuid, username text, knocked_out_on integer, team text, team_goals integer,
                  opponent_goals integer, fixture_state text, outcome text, "position" integer,
-                 still_in integer, remaining integer)
+                 still_in integer, remaining integer, lives_left integer, auto_picked boolean)
   language sql
   set search_path = ''
 as $$
@@ -1592,7 +1727,7 @@ create function private.live_season_table(p_competition_id uuid, p_offset intege
   returns table (user_id uuid, username text, team text, team_goals integer, opponent_goals integer,
                  fixture_state text, live_points integer, points integer, goal_difference integer,
                  goals_for integer, wins integer, draws integer, losses integer, rank integer,
-                 rank_before integer, "position" integer)
+                 rank_before integer, "position" integer, auto_picked boolean, joker boolean)
   language plpgsql
   security definer
   set search_path = ''
@@ -1612,7 +1747,8 @@ begin
   perform private.ensure_live_table(p_competition_id);
   return query
     select r.user_id, pn.username, r.team, r.team_goals, r.opponent_goals, r.fixture_state, r.live_points,
-           r.points, r.goal_difference, r.goals_for, r.wins, r.draws, r.losses, r.rank, mr.rank, r."position"
+           r.points, r.goal_difference, r.goals_for, r.wins, r.draws, r.losses, r.rank, mr.rank, r."position",
+           r.auto_picked, r.joker
       from private.live_season_rows r
       left join public.membership_ranks mr on mr.competition_id = p_competition_id and mr.user_id = r.user_id
       left join public.player_names pn on pn.id = r.user_id
@@ -1627,7 +1763,7 @@ create function public.live_season_table(p_competition_id uuid, p_offset integer
   returns table (user_id uuid, username text, team text, team_goals integer, opponent_goals integer,
                  fixture_state text, live_points integer, points integer, goal_difference integer,
                  goals_for integer, wins integer, draws integer, losses integer, rank integer,
-                 rank_before integer, "position" integer)
+                 rank_before integer, "position" integer, auto_picked boolean, joker boolean)
   language sql
   set search_path = ''
 as $$
@@ -1642,7 +1778,7 @@ grant execute on function public.live_season_table(uuid, integer, integer) to au
 -- so another player's pick of a match day shows only once its deadline has passed, and only to members (the
 -- hidden-picks rule); the caller's own picks always. A caller who is not a member gets no row.
 create function public.knockout_route(p_competition_id uuid, p_user_id uuid)
-  returns table (team text, match_day integer, used boolean)
+  returns table (team text, match_day integer, used boolean, auto_picked boolean)
   language sql stable
   set search_path = ''
 as $$
@@ -1658,12 +1794,12 @@ as $$
                     where me.competition_id = c.id and me.user_id = (select auth.uid()))
   ),
   used as (
-    select ts.selected_team, ts.match_day
+    select ts.selected_team, ts.match_day, ts.auto_picked
       from c join public.team_selections ts on ts.competition_id = c.id and ts.user_id = p_user_id
   )
-  select u.selected_team, u.match_day, true from used u
+  select u.selected_team, u.match_day, true, u.auto_picked from used u
   union all
-  select t.team, null::integer, false
+  select t.team, null::integer, false, false
     from c
     cross join lateral (
       select distinct x.team

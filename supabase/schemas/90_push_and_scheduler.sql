@@ -578,7 +578,8 @@ grant execute on function private.claim_job_run(text, timestamptz), private.fini
 -- navigation, and a push when notifications are on (kind 'notice' in private.push_deliveries above).
 --
 -- Rows are written only by private.notify_result_correction (below, called by private.apply_fixture_result,
--- 60_results_and_processing.sql); a player reads their own and may set read_at on their own, nothing else.
+-- 60_results_and_processing.sql) and private.fixtures_drop_broken_plans (a plan dropped because its match was
+-- postponed or moved; decision 028); a player reads their own and may set read_at on their own, nothing else.
 create table public.notices (
   id bigint generated always as identity primary key,
   user_id uuid not null references public.profiles (id) on delete cascade,
@@ -590,7 +591,7 @@ create table public.notices (
   link text not null default '/notices',
   created_at timestamptz not null default public.app_now(),
   read_at timestamptz,
-  constraint notices_kind_check check (kind in ('result_correction')),
+  constraint notices_kind_check check (kind in ('result_correction', 'plan_dropped')),
   constraint notices_body_length check (char_length(body) between 1 and 4000)
 );
 
@@ -611,7 +612,7 @@ create policy notices_update_own on public.notices for update to authenticated
   using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
 
 comment on table public.notices is
-  'One notice per player per result correction that changed their outcome (private.notify_result_correction).';
+  'In-app notices: a result correction that changed the player''s outcome (private.notify_result_correction), a plan dropped because its match was postponed or moved (private.fixtures_drop_broken_plans).';
 
 -- After a correction was re-processed: one notice per player whose outcome changed, naming the match, the old and
 -- new score and what changed for them; a push for those with notifications on and a subscription (delivered by
@@ -639,9 +640,14 @@ begin
   with game as (
     select b.user_id, b.name,
            case
-             when b.type = 'knockout' and (b.status, b.knocked_out_on) is distinct from (us.status, us.knocked_out_on) then
-               pg_catalog.format('%s: %s (was %s).', b.name, private.knockout_outcome_text(us.status, us.knocked_out_on),
-                                 private.knockout_outcome_text(b.status, b.knocked_out_on))
+             when b.type = 'knockout'
+                  and (b.status, b.knocked_out_on, b.lives_lost)
+                      is distinct from (us.status, us.knocked_out_on, public.lives_lost(us.competition_id, us.user_id)) then
+               pg_catalog.format('%s: %s (was %s).', b.name,
+                                 private.knockout_outcome_text(us.status, us.knocked_out_on,
+                                                               case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end),
+                                 private.knockout_outcome_text(b.status, b.knocked_out_on,
+                                                               case when b.lives > 1 then b.lives - b.lives_lost end))
              when b.type = 'season' and b.points <> us.points then
                pg_catalog.format('%s: %s (was %s).', b.name, private.points_text(us.points), b.points)
              when b.type = 'season' and (b.goals_for, b.goals_against) <> (us.goals_for, us.goals_against) then
@@ -650,8 +656,10 @@ begin
            -- the facts behind the line, compact (a correction can write 100,000 of these)
            case when b.type = 'knockout'
                 then pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'knockout',
-                       'before', private.knockout_outcome_text(b.status, b.knocked_out_on),
-                       'after', private.knockout_outcome_text(us.status, us.knocked_out_on))
+                       'before', private.knockout_outcome_text(b.status, b.knocked_out_on,
+                                                               case when b.lives > 1 then b.lives - b.lives_lost end),
+                       'after', private.knockout_outcome_text(us.status, us.knocked_out_on,
+                                                              case when b.lives > 1 then b.lives - public.lives_lost(us.competition_id, us.user_id) end))
                 else pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'type', 'season',
                        'before', pg_catalog.jsonb_build_array(b.points, b.goals_for, b.goals_against),
                        'after', pg_catalog.jsonb_build_array(us.points, us.goals_for, us.goals_against)) end as change
@@ -710,3 +718,73 @@ begin
 end
 $$;
 revoke all on function private.notify_result_correction(bigint) from public, anon, authenticated;
+
+-- Planning ahead (rules file): if a planned team's match is postponed, moved to another match day, or the team has
+-- no match that match day, the plan for that match day is dropped and the player gets a notice (and a push when
+-- notifications are on), so they can pick again before the deadline. Dropped: a plan (a pick of a match day after
+-- the competition's current one) on a fixture that became postponed, and any pick whose deadline has not passed on
+-- a fixture that left its match day (or league, season) or whose teams no longer include the picked team. A pick of
+-- the current match day on a postponed match still counts as postponed (rules file, Knockout), and nothing whose
+-- deadline has passed changes. Statement level, set-based (a CSV upload or a feed sync changes many fixtures);
+-- here, next to public.notices, which it writes. The writers of fixtures hold the competitions' lock first
+-- (private.lock_competitions_of), the lock order the picks' own trigger follows.
+create function private.fixtures_drop_broken_plans() returns trigger
+  language plpgsql
+  security definer
+  set search_path = ''
+as $$
+begin
+  with changed as (
+    select n.id, n.league, n.season, n.match_day, n.home_team, n.away_team,
+           n.status = 'postponed' and o.status <> 'postponed' as postponed
+      from new_rows n
+      join old_rows o on o.id = n.id
+     where (n.status = 'postponed' and o.status <> 'postponed')
+        or (n.league, n.season, n.match_day, n.home_team, n.away_team)
+           is distinct from (o.league, o.season, o.match_day, o.home_team, o.away_team)
+  ),
+  broken as (
+    select ts.id, ts.user_id, ts.competition_id, ts.match_day, ts.selected_team, c.name,
+           case when (ch.league, ch.season, ch.match_day) is distinct from (c.league, c.season, ts.match_day)
+                  then 'its match moved to another match day'
+                when ts.selected_team not in (ch.home_team, ch.away_team) then 'that team has no match that match day'
+                else 'its match was postponed' end as why
+      from changed ch
+      join public.team_selections ts on ts.fixture_id = ch.id
+      join public.competitions c on c.id = ts.competition_id
+     where not public.matchday_deadline_passed(c.league, c.season, ts.match_day)
+       and ((ch.league, ch.season, ch.match_day) is distinct from (c.league, c.season, ts.match_day)
+            or ts.selected_team not in (ch.home_team, ch.away_team)
+            or (ch.postponed and ts.match_day > c.current_match_day))
+  ),
+  dropped as (
+    delete from public.team_selections ts using broken b where ts.id = b.id
+    returning ts.id
+  ),
+  told as (
+    insert into public.notices (user_id, kind, body, params, link, created_at)
+    select b.user_id, 'plan_dropped',
+           pg_catalog.format('Your pick of %s for Match Day %s in %s was dropped: %s. Pick again before the deadline.',
+                             b.selected_team, b.match_day, b.name, b.why),
+           pg_catalog.jsonb_build_object('competition_id', b.competition_id, 'match_day', b.match_day,
+                                         'team', b.selected_team, 'reason', b.why),
+           '/select-team/' || b.competition_id::text || '?md=' || b.match_day::text,
+           public.app_now()
+      from broken b
+      join dropped d on d.id = b.id
+    returning user_id, body, link
+  )
+  insert into private.push_deliveries (user_id, subscription_id, kind, title, body, link, created_at)
+  select t.user_id, s.id, 'notice', 'FootyCoach', t.body, t.link, public.app_now()
+    from told t
+    join public.profiles p on p.id = t.user_id and p.notifications_enabled
+    join public.push_subscriptions s on s.user_id = t.user_id;
+  return null;
+end
+$$;
+revoke all on function private.fixtures_drop_broken_plans() from public;
+
+create trigger fixtures_drop_broken_plans
+  after update on public.fixtures
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function private.fixtures_drop_broken_plans();

@@ -321,8 +321,14 @@ describe("create_private_competition", () => {
     throw new Error("expected create_private_competition to fail");
   };
 
-  it("forces a player's competition to a Premier League 2025/26 knockout and returns its key", async () => {
-    const [row] = await create(ids.bob, ["  Bob's Mates  ", "season", "La Liga", "2024/25", "2026-06-03", 3]);
+  it("lets a player choose type, league and season (decision 028)", async () => {
+    const [row] = await create(ids.bob, ["Bob's Liga", "season", "La Liga", "2024/25", "2026-06-03", 5]);
+    const [c] = await db.sql`select type, league, season, visibility, created_by from public.competitions where id = ${row.id}`;
+    expect(c).toEqual({ type: "season", league: "La Liga", season: "2024/25", visibility: "private", created_by: ids.bob });
+  });
+
+  it("creates a player's knockout as chosen and returns its key", async () => {
+    const [row] = await create(ids.bob, ["  Bob's Mates  ", "knockout", LEAGUE, SEASON, "2026-06-03", 3]);
     expect(row.registration_key).toMatch(/^[A-HJ-NP-Z2-9]{8}$/);
     const [c] = await db.sql`
       select name, type, league, season, start_date::text, start_match_day, current_match_day, status,
@@ -487,7 +493,7 @@ describe("create_private_competition", () => {
             c,
             [ids.alice, ids.bob, ids.carol][i % 3],
             (tx) => tx`
-          select * from public.create_private_competition('Photo Finish', 'knockout', null, null, '2026-06-03', 3)`,
+          select * from public.create_private_competition('Photo Finish', 'knockout', ${LEAGUE}, ${SEASON}, '2026-06-03', 3)`,
             { now: NOW },
           ),
         ),

@@ -11,7 +11,6 @@ import {
   CREATE_TYPE_VALUES,
   DEFAULT_PRIZE,
   HTTPS_URL,
-  PLAYER_CREATE_DEFAULTS,
 } from "~/lib/competition-options";
 import { asUser, useTestDatabase } from "../support/pg";
 
@@ -67,22 +66,22 @@ describe("creation vocabulary: SQL and TypeScript agree", () => {
     expect(row).toEqual({ prize: DEFAULT_PRIZE, total });
   });
 
-  it("forces a player's private competition to the defaults the form shows", async () => {
+  it("creates a player's private competition with the type, league and season they chose (decision 028)", async () => {
     const [{ id: player }] = await db.sql<{ id: string }[]>`
       insert into account.accounts (email, password_hash) values ('vocab@example.test', 'x') returning id`;
     await db.sql`insert into public.profiles (id, username, date_of_birth, gender) values (${player}, 'Vocab', '1990-01-01', 'male')`;
     const kickoff = new Date("2026-03-07T15:00:00Z");
     await db.sql`
       insert into public.fixtures (league, season, match_day, kickoff_time, home_team, away_team)
-      values (${PLAYER_CREATE_DEFAULTS.league}, ${PLAYER_CREATE_DEFAULTS.season}, 3, ${kickoff}, 'Ants', 'Bees')`;
+      values (${CREATE_LEAGUES[6]}, ${CREATE_SEASONS[1]}, 3, ${kickoff}, 'Ants', 'Bees')`;
     const [{ id }] = await asUser(
       db.sql,
       player,
       (tx) => tx<{ id: string }[]>`
-      select id from public.create_private_competition('Vocab mates', 'season', 'MLS', '2025', '2026-03-01', 3)`,
+      select id from public.create_private_competition('Vocab mates', 'season', ${CREATE_LEAGUES[6]}, ${CREATE_SEASONS[1]}, '2026-03-01', 3)`,
       { now: new Date("2026-03-01T12:00:00Z") },
     );
     const [row] = await db.sql`select type, league, season, prize from public.competitions where id = ${id}`;
-    expect(row).toEqual({ ...PLAYER_CREATE_DEFAULTS, prize: DEFAULT_PRIZE });
+    expect(row).toEqual({ type: "season", league: CREATE_LEAGUES[6], season: CREATE_SEASONS[1], prize: DEFAULT_PRIZE });
   });
 });

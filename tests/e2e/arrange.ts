@@ -62,6 +62,8 @@ export interface CompetitionToArrange {
   knockoutWinner?: string | null;
   /** User ids to register as members. */
   members?: string[];
+  /** The organiser's rules as columns (lives, draw_rule, missed_pick_rule, everyone_out_rule, *_points, joker). */
+  rules?: Record<string, unknown>;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function arrangeCompetition(opts: CompetitionToArrange) {
     visibility: opts.visibility,
     createdBy: opts.createdBy ?? null,
     knockoutWinner: opts.knockoutWinner ?? null,
+    columns: opts.rules,
   });
   removeAfterTest(c);
   for (const uid of opts.members ?? []) await addMember(db(), c.id, uid, { matchDay: startMatchDay });

@@ -68,7 +68,7 @@ const ROUTE_PARAMS: [RegExp, string[]][] = [
   [/^\/competitions$/, ["page", "join", "created"]],
   [/^\/my-competitions$/, ["page"]],
   [/^\/competition\/[^/]+$/, ["tab", "playersPage", "confirm"]],
-  [/^\/select-team\/[^/]+$/, ["confirm", "error"]],
+  [/^\/select-team\/[^/]+$/, ["confirm", "error", "md"]],
   [/^\/(season-)?leaderboard\/[^/]+$/, ["page", "route"]],
   [/^\/scout$/, ["competition", "tab", "view", "md", "edit"]],
   [/^\/admin(\/fixtures)?$/, ["section", "edit"]],

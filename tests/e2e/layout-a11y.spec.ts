@@ -41,19 +41,24 @@ async function arrangeLongData() {
   const { matchDay } = await currentMatchDay();
   const members = [me.id, rival.id, ...others.map((p) => p.id)];
 
+  // Two lives, auto-pick (decision 028): the Lives Left columns, an Auto-picked pick and a plan on the pages.
   const knockout = await arrangeCompetition({
     name: uniqueName("Layout Knockout Championship of the North "),
     startMatchDay: matchDay - 1,
     createdBy: me.id,
     members,
+    rules: { lives: 2, missed_pick_rule: "auto" },
   });
   await addPick(db(), { userId: me.id, competitionId: knockout.id, matchDay: matchDay - 1, team: "Wolverhampton Wanderers" });
   await addPick(db(), { userId: me.id, competitionId: knockout.id, matchDay, team: "Tottenham Hotspur" });
+  await addPick(db(), { userId: me.id, competitionId: knockout.id, matchDay: matchDay + 1, team: "Nottingham Forest" });
+  await db()`update public.team_selections set auto_picked = true
+              where competition_id = ${knockout.id} and user_id = ${me.id} and match_day = ${matchDay - 1}`;
   await addPick(db(), { userId: rival.id, competitionId: knockout.id, matchDay, team: "Brighton & Hove Albion" });
   await db()`update public.user_selections set status = 'eliminated', knocked_out_on = ${matchDay - 1}
               where competition_id = ${knockout.id} and user_id = ${others[0].id}`;
 
-  const season = await arrangeCompetition({ name: uniqueName("Layout Season "), type: "season", members });
+  const season = await arrangeCompetition({ name: uniqueName("Layout Season "), type: "season", members, rules: { joker: true } });
   const stats = [
     [me.id, 3, 1, 0, 9, 2],
     [rival.id, 2, 1, 1, 6, 5],
@@ -199,6 +204,8 @@ test.describe("a phone 390 px wide", () => {
       [`/leaderboard/${knockout.id}`, "Tottenham Hotspur"],
       [`/season-leaderboard/${season.id}`, "1st"],
       [`/select-team/${knockout.id}`, "Wolverhampton Wanderers"],
+      [`/select-team/${knockout.id}?md=${matchDay + 1}`, "Nottingham Forest"],
+      [`/select-team/${season.id}`, "Joker"],
       [`/dashboard`, knockout.name],
       [`/my-competitions`, knockout.name],
       [`/scout?competition=${scout.id}`, "Wolverhampton Wanderers"],
@@ -314,20 +321,23 @@ const PLAYER_STATES: [group: string, states: (d: LongData) => [name: string, pat
     ({ knockout }) => [
       ["dashboard", "/dashboard"],
       ["competitions", "/competitions"],
+      ["create a private competition", "/competitions?create=1"],
       ["my competitions", "/my-competitions"],
-      ["competition overview", `/competition/${knockout.id}`],
+      ["competition overview (its creator: Change rules)", `/competition/${knockout.id}`],
       ["competition details", `/competition/${knockout.id}?tab=details`],
       ["competition prizes", `/competition/${knockout.id}?tab=prizes`],
     ],
   ],
   [
     "competition tabs, team selection and leaderboards",
-    ({ knockout, season }) => [
+    ({ knockout, season, ...d }) => [
       ["my selections", `/competition/${knockout.id}?tab=my-selections`],
       ["manage selections", `/competition/${knockout.id}?tab=manage-selections`],
       ["unregister confirm", `/competition/${knockout.id}?confirm=unregister`],
       ["season competition", `/competition/${season.id}`],
       ["select team", `/select-team/${knockout.id}`],
+      ["select team, a coming match day", `/select-team/${knockout.id}?md=${d.matchDay + 1}`],
+      ["select team, season with the joker", `/select-team/${season.id}`],
       ["knockout leaderboard", `/leaderboard/${knockout.id}`],
       ["season leaderboard", `/season-leaderboard/${season.id}`],
     ],

@@ -16,7 +16,7 @@
  */
 import { db, expect, newPlayer, test } from "./fixtures";
 import { arrangeCompetition, fixturesOf, userId } from "./arrange";
-import { giveReferralTickets } from "../support/factories";
+import { addPick, giveReferralTickets } from "../support/factories";
 import { countersClient, type Snapshot } from "../../scripts/latency-proxy";
 
 /**
@@ -36,6 +36,7 @@ const BUDGET: Record<string, number> = {
   "GET /my-competitions": 3,
   "GET /competition/{id}": 3,
   "GET /select-team/{id}": 3,
+  "GET /select-team/{id}, 10 planned match days": 3,
   "GET /leaderboard/{id}": 3,
   "GET /season-leaderboard/{id}": 3,
   "GET /scout": 3,
@@ -65,6 +66,14 @@ test("database round trips per request stay within budget and do not vary", asyn
   const markers = [uid, ...sessions.map((s) => s.id)];
 
   const knockout = await arrangeCompetition({ namePrefix: "RTT KO ", members: [uid] });
+  // Team Selection with the player's plans for the next 10 match days (decision 028), a different team on each.
+  const planned = await arrangeCompetition({ namePrefix: "RTT Plans ", members: [uid] });
+  const plannedTeams = new Set<string>();
+  for (let md = planned.matchDay + 1; md <= planned.matchDay + 10; md++) {
+    const team = (await fixturesOf(md)).flatMap((f) => [f.home_team, f.away_team]).find((t) => !plannedTeams.has(t))!;
+    plannedTeams.add(team);
+    await addPick(db(), { userId: uid, competitionId: planned.id, matchDay: md, team });
+  }
   const season = await arrangeCompetition({ namePrefix: "RTT Season ", type: "season", members: [uid] });
   const toJoin = await Promise.all(Array.from({ length: RUNS }, () => arrangeCompetition({ namePrefix: "RTT Join " })));
   const teams = (await fixturesOf(knockout.matchDay)).flatMap((f) => [f.home_team, f.away_team]).slice(0, RUNS);
@@ -99,6 +108,7 @@ test("database round trips per request stay within budget and do not vary", asyn
     ["GET /my-competitions", () => get("/my-competitions")],
     ["GET /competition/{id}", () => get(`/competition/${knockout.id}`)],
     ["GET /select-team/{id}", () => get(`/select-team/${knockout.id}`)],
+    ["GET /select-team/{id}, 10 planned match days", () => get(`/select-team/${planned.id}?md=${planned.matchDay + 10}`)],
     ["GET /leaderboard/{id}", () => get(`/leaderboard/${knockout.id}`)],
     ["GET /season-leaderboard/{id}", () => get(`/season-leaderboard/${season.id}`)],
     ["GET /scout", () => get("/scout")],
@@ -146,6 +156,10 @@ test("database round trips per request stay within budget and do not vary", asyn
     measured.push({ request: name, runs });
   }
 
+  // The plans page lists every plan (its coming match days), so the count above is of a page with all ten.
+  const plansPage = await (await fetch(`${baseURL}/select-team/${planned.id}?md=${planned.matchDay + 10}`, { headers })).text();
+  for (const team of plannedTeams) expect(plansPage, team).toContain(team.replace(/&/g, "&amp;"));
+
   // The joins and picks really happened.
   const joined =
     await db()`select 1 from public.user_selections where user_id = ${uid} and competition_id in ${db()(toJoin.map((c) => c.id))}`;
@@ -164,7 +178,7 @@ test("database round trips per request stay within budget and do not vary", asyn
   console.log(
     "\nround trips per request (3 runs):\n" +
       measured
-        .map((m) => `  ${m.request.padEnd(30)} budget ${String(BUDGET[m.request]).padStart(2)}   ${m.runs.map(line).join("  |  ")}`)
+        .map((m) => `  ${m.request.padEnd(46)} budget ${String(BUDGET[m.request]).padStart(2)}   ${m.runs.map(line).join("  |  ")}`)
         .join("\n"),
   );
 

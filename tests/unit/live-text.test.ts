@@ -18,6 +18,8 @@ const base: LiveLine = {
   points: null,
   stillIn: 3,
   remaining: 5,
+  livesLeft: 1,
+  autoPicked: false,
 };
 
 describe("liveLineText", () => {
@@ -79,5 +81,18 @@ describe("the provisional tables' words", () => {
       "Arsenal (not started)",
     );
     expect(pickScoreText(null)).toBe("No pick");
+  });
+});
+
+describe("the organiser's rules in the live words (decision 028)", () => {
+  it("a life lost, joint winners", () => {
+    const draw = { ...base, teamGoals: 1, opponentGoals: 1 };
+    expect(liveLineText({ ...draw, outcome: "life_lost", livesLeft: 1 })).toBe("Arsenal 1-1: loses a life if it ends now (1 life left)");
+    expect(liveLineText({ ...draw, outcome: "life_lost", livesLeft: 2 })).toBe("Arsenal 1-1: loses a life if it ends now (2 lives left)");
+    expect(liveLineText({ ...base, teamGoals: 0, opponentGoals: 2, outcome: "joint_winner" })).toBe(
+      "Arsenal 0-2 down: everyone still in would go out, so you would all win together if it ends now (joint winners)",
+    );
+    expect(knockoutOutcomeText({ outcome: "life_lost", knockedOutOn: null })).toBe("Loses a life");
+    expect(knockoutOutcomeText({ outcome: "joint_winner", knockedOutOn: null })).toBe("Joint winner");
   });
 });

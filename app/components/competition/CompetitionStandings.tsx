@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { StatusBadge } from "~/components/Badges";
+import { PickedTeam, StatusBadge } from "~/components/Badges";
 import { leaderboardPath } from "~/lib/leaderboards";
 import { SeasonStatCells, SeasonStatHeadings } from "~/components/SeasonStatColumns";
 import { ordinal } from "~/lib/ordinal";
@@ -55,15 +55,20 @@ function SeasonStandingsTable({ standings }: { standings: SeasonStanding[] }) {
   );
 }
 
-/** Each player's status, the match day they went out and their current pick (Hidden before the deadline). */
+/**
+ * Each player's status, lives left (a competition of more than one life), the match day they went out and their
+ * current pick (Hidden before the deadline; "Auto-picked" beside the server's pick).
+ */
 function KnockoutStandingsTable({ standings }: { standings: KnockoutStanding[] }) {
   if (standings.length === 0) return <p className="empty-state">No standings yet.</p>;
+  const lives = standings.some((s) => s.livesLeft !== null);
   return (
     <table className="table responsive-table standings">
       <thead>
         <tr>
           <th scope="col">Player</th>
           <th scope="col">Status</th>
+          {lives ? <th scope="col">Lives Left</th> : null}
           <th scope="col">Elimination Match Day</th>
           <th scope="col">Current Selection</th>
         </tr>
@@ -75,12 +80,13 @@ function KnockoutStandingsTable({ standings }: { standings: KnockoutStanding[] }
             <td data-label="Status">
               <StatusBadge status={s.status} />
             </td>
+            {lives ? <td data-label="Lives Left">{s.livesLeft ?? "--"}</td> : null}
             <td data-label="Elimination Match Day">{s.knockedOutOn ? `Match Day ${s.knockedOutOn}` : "--"}</td>
             <td data-label="Current Selection">
               {s.status === "Eliminated" ? (
                 "Eliminated"
               ) : s.currentSelection ? (
-                s.currentSelection
+                <PickedTeam team={s.currentSelection} autoPicked={s.autoPicked} />
               ) : s.selectionHidden ? (
                 <em>Hidden</em>
               ) : (

@@ -1,6 +1,6 @@
 import { Form } from "@remix-run/react";
 import { usePending } from "~/components/usePending";
-import { StatusBadge } from "~/components/Badges";
+import { PickedTeam, StatusBadge } from "~/components/Badges";
 import type { PlayerRow } from "~/models/competition-detail.server";
 
 interface Props {
@@ -81,7 +81,15 @@ export function ManageSelectionsPanel({ currentMatchDay, members, teams, error }
               <td data-label="Status">
                 <StatusBadge status={p.membershipStatus} />
               </td>
-              <td data-label="Current Selection">{p.currentSelection ?? (p.hasSelection ? "Picked" : "Not picked yet")}</td>
+              <td data-label="Current Selection">
+                {p.currentSelection ? (
+                  <PickedTeam team={p.currentSelection} autoPicked={p.autoPicked} />
+                ) : p.hasSelection ? (
+                  "Picked"
+                ) : (
+                  "Not picked yet"
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,7 +1,11 @@
+import { AutoPickedBadge } from "~/components/Badges";
+
 /** One of the player's own picks as the My Selections table shows it (the loader formats the kickoff). */
 export interface MySelectionRow {
   matchDay: number;
   team: string;
+  /** The server's pick at the deadline (Missed pick: Auto-pick). */
+  autoPicked: boolean;
   home: string;
   away: string;
   /** "2 - 1" once the fixture is complete, else null. */
@@ -33,6 +37,12 @@ export function MySelectionsPanel({ selections }: { selections: MySelectionRow[]
                 <td data-label="Match Day">{s.matchDay}</td>
                 <td data-label="Team">
                   <strong>{s.team}</strong>
+                  {s.autoPicked ? (
+                    <>
+                      {" "}
+                      <AutoPickedBadge />
+                    </>
+                  ) : null}
                 </td>
                 <td data-label="Fixture">
                   {s.home} vs {s.away}

@@ -9,10 +9,14 @@ import { StatusBadge } from "~/components/Badges";
 import { Countdown } from "~/components/Countdown";
 import { ordinal } from "~/lib/ordinal";
 import { missedPickConsequence, missedPickOutcome, SELECTION_CAPTION } from "~/lib/deadline-messages";
+import { PickedTeam } from "~/components/Badges";
+import { RulesPanel, type RulesRefusal } from "~/components/competition/RulesPanel";
 
 interface Props {
   competition: CompetitionInfo;
   currentSelection: string | null;
+  /** The current selection is the server's auto-pick. */
+  currentAutoPicked: boolean;
   isMember: boolean;
   closed: boolean;
   eliminated: boolean;
@@ -24,17 +28,20 @@ interface Props {
   /** The ?confirm=unregister step: the dialog asking before the membership is deleted. */
   confirmUnregister: boolean;
   /** The player's own standing (members only): status in the standings' words, season rank and points. */
-  me: { status: string | null; rank: number | null; points: number; showDeadline: boolean } | null;
+  me: { status: string | null; rank: number | null; points: number; showDeadline: boolean; livesLeft: number | null } | null;
   /** The server's clock (ISO), for the countdown. */
   now: string;
   /** The deadline passed without a pick from this active member: say what follows. */
   missedPick: boolean;
+  /** The Rules panel: who may change the rules, until when, and the last refused change. */
+  rules: { canChange: boolean; closesAt: string | null; refusal: RulesRefusal | null };
 }
 
 /** The Overview tab: the competition's state and the player's actions (register, unregister, pick a team). */
 export function OverviewPanel({
   competition: c,
   currentSelection,
+  currentAutoPicked,
   isMember,
   closed,
   eliminated,
@@ -46,11 +53,13 @@ export function OverviewPanel({
   me,
   now,
   missedPick,
+  rules,
 }: Props) {
   const registering = usePending("register");
   const unregistering = usePending("unregister");
   const navigate = useNavigate();
   const here = `/competition/${c.id}`;
+  const missed = { missedPick: c.rules.missedPick, livesLeft: me?.livesLeft ?? null };
   return (
     <>
       <dl className="kv">
@@ -63,13 +72,21 @@ export function OverviewPanel({
         <dt>Registration</dt>
         <dd>{capitalise(c.registrationStatus)}</dd>
         <dt>Current Selection</dt>
-        <dd data-testid="current-selection">{currentSelection ?? "--"}</dd>
+        <dd data-testid="current-selection">
+          {currentSelection ? <PickedTeam team={currentSelection} autoPicked={currentAutoPicked} /> : "--"}
+        </dd>
         {me?.status ? (
           <>
             <dt>Your Status</dt>
             <dd data-testid="my-status">
               <StatusBadge status={me.status} />
             </dd>
+          </>
+        ) : null}
+        {me && me.livesLeft !== null ? (
+          <>
+            <dt>Lives Left</dt>
+            <dd data-testid="my-lives">{me.livesLeft}</dd>
           </>
         ) : null}
         {me && c.type === "season" ? (
@@ -85,9 +102,9 @@ export function OverviewPanel({
         <div className="deadline-notice">
           <Countdown deadline={c.deadline} serverNow={now} caption={SELECTION_CAPTION} announce="Team selection" />
           {missedPick ? (
-            <p className="deadline-missed">{missedPickOutcome(c.type, c.currentMatchDay)}</p>
+            <p className="deadline-missed">{missedPickOutcome(c.type, c.currentMatchDay, missed)}</p>
           ) : canSelect && !currentSelection ? (
-            <p className="deadline-consequence">{missedPickConsequence(c.type)}</p>
+            <p className="deadline-consequence">{missedPickConsequence(c.type, missed)}</p>
           ) : null}
         </div>
       ) : null}
@@ -142,6 +159,15 @@ export function OverviewPanel({
           {error}
         </div>
       ) : null}
+      <RulesPanel
+        type={c.type}
+        rules={c.rules}
+        canChange={rules.canChange}
+        fixed={c.rulesFixed}
+        startMatchDay={c.startMatchDay}
+        closesAt={rules.closesAt}
+        refusal={rules.refusal}
+      />
       {canUnregister && confirmUnregister ? (
         <ConfirmDialog
           title="Unregister"
