@@ -32,7 +32,9 @@ as $$
              'kickoff_time', f.kickoff_time, 'fixture_status', f.status, 'home_score', f.home_score,
              'away_score', f.away_score,
              -- who chose it: the player, or the organiser through Manage Selections (never who that was)
-             'chosen_by', case when ts.set_by is null or ts.set_by = ts.user_id then 'you' else 'organiser' end,
+             'chosen_by', case when ts.auto_picked then 'auto-pick'
+                               when ts.set_by is null or ts.set_by = ts.user_id then 'you' else 'organiser' end,
+             'auto_picked', ts.auto_picked,
              'created_at', ts.created_at, 'updated_at', ts.updated_at) as pick
       from public.team_selections ts
       join public.competitions c on c.id = ts.competition_id
@@ -77,6 +79,16 @@ as $$
     'plans', coalesce((
       select pg_catalog.jsonb_agg(k.pick order by k.league, k.season, k.match_day, k.competition)
         from picks k where not k.deadline_passed), '[]'::jsonb),
+    -- the season joker (decision 028): one per competition, on the match day whose points it doubles
+    'jokers', coalesce((
+      select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
+               'competition', c.name, 'league', c.league, 'season', c.season, 'match_day', j.match_day,
+               'played', public.matchday_deadline_passed(c.league, c.season, j.match_day),
+               'created_at', j.created_at, 'updated_at', j.updated_at)
+             order by c.league, c.season, j.match_day, c.name)
+        from public.season_jokers j
+        join public.competitions c on c.id = j.competition_id
+       where j.user_id = me.id), '[]'::jsonb),
     'scout_entries', coalesce((
       select pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object(
                'competition', c.name, 'league', e.league, 'season', e.season, 'match_day', e.match_day,
@@ -218,6 +230,12 @@ begin
    using public.competitions c
    where ts.user_id = p_user_id and c.id = ts.competition_id
      and not public.matchday_deadline_passed(c.league, c.season, ts.match_day);
+
+  -- A joker not played yet is a plan too; a played one doubled points other players' tables show, so it stays.
+  delete from public.season_jokers j
+   using public.competitions c
+   where j.user_id = p_user_id and c.id = j.competition_id
+     and not public.matchday_deadline_passed(c.league, c.season, j.match_day);
 
   -- Scout entries not locked yet (lock = their match day's deadline), and the season rows they leave behind.
   delete from public.scout_entries e

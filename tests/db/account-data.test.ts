@@ -57,6 +57,7 @@ describe("the download (public.my_data)", () => {
       "consent",
       "format",
       "generated_at",
+      "jokers",
       "memberships",
       "notices",
       "picks",
