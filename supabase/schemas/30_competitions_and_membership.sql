@@ -127,6 +127,8 @@ create table public.competitions (
   first_kickoff_time timestamptz,
   created_at timestamptz not null default public.app_now(),
   updated_at timestamptz not null default public.app_now(),
+  -- the ended private competition whose next season this is (97_history.sql, private.start_next_season)
+  previous_competition_id uuid references public.competitions (id) on delete set null,
   constraint competitions_name_length check (char_length(btrim(name)) between 1 and 100),
   constraint competitions_type_check check (type in ('season', 'knockout', 'scout')),
   constraint competitions_league_length check (char_length(league) between 1 and 60),
@@ -156,11 +158,16 @@ create table public.competitions (
     char_length(prize_image_url) <= 2000 and prize_image_url ~ '^(https?://|/)'
   ),
   constraint competitions_knockout_winner_only_knockout check (knockout_winner is null or type = 'knockout'),
-  constraint competitions_player_count_check check (player_count >= 0)
+  constraint competitions_player_count_check check (player_count >= 0),
+  -- a competition has at most one next season
+  constraint competitions_previous_competition_key unique (previous_competition_id)
 );
 
--- "A competition with the same name and type must not exist", also under concurrent creation.
-create unique index competitions_name_type_key on public.competitions (lower(btrim(name)), type);
+-- "A competition with the same name and type must not exist", also under concurrent creation. A next season keeps
+-- its competition's name (rules file, "History and seasons"), so the index holds for first seasons only; creation's
+-- own check (private.create_competition) still refuses any name in use, next seasons' included.
+create unique index competitions_name_type_key on public.competitions (lower(btrim(name)), type)
+  where previous_competition_id is null;
 create index competitions_registration_status_type_start_date_idx
   on public.competitions (registration_status, type, start_date);
 create index competitions_private_created_by_idx
@@ -295,7 +302,7 @@ revoke all on table public.competitions from public, anon, authenticated;
 grant select (id, name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
               prize_image_url, knockout_winner, created_by, player_count, first_kickoff_time, created_at,
-              updated_at)
+              updated_at, previous_competition_id)
   on table public.competitions to authenticated;
 grant insert (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
