@@ -18,6 +18,8 @@ import { MySelectionsPanel, type MySelectionRow } from "~/components/competition
 import { OverviewPanel } from "~/components/competition/OverviewPanel";
 import { PrizesPanel } from "~/components/competition/PrizesPanel";
 import { RegisteredPlayers } from "~/components/competition/RegisteredPlayers";
+import { HistoryFooter, HistoryHeader } from "~/components/competition/HistorySections";
+import { historyAction, historyView, readCompetitionHistory } from "~/loaders/competition-history.server";
 import { SectionTabs } from "~/components/SectionTabs";
 import { FixtureList } from "~/components/FixtureList";
 import { HowToPlay } from "~/components/HowToPlay";
@@ -66,10 +68,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
   // The page's reads travel with the session check (one round trip); nothing in them depends on the role.
-  const { user, data: detail } = await requireUserWith(request, context, async (userId) =>
-    isUuid(competitionId) ? getCompetitionDetail(context.db, userId, competitionId, playersPage) : null,
+  const { user, data: read } = await requireUserWith(request, context, async (userId) =>
+    isUuid(competitionId)
+      ? Promise.all([
+          getCompetitionDetail(context.db, userId, competitionId, playersPage),
+          readCompetitionHistory(context.db, userId, competitionId, url),
+        ])
+      : null,
   );
-  if (!detail) competitionNotFound();
+  const [detail, history] = read ?? [];
+  if (!detail || !history) competitionNotFound();
   const canManage = canManageSelections(user, detail.competition);
   const timeZone = safeTimeZone(user.timeZone);
   const { competition: c, membership } = detail;
@@ -132,6 +140,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     groups: groupFixtures(detail.fixtures, timeZone),
     teams,
     manageRows: detail.manageRows,
+    history: historyView(history, c, isMember, timeZone),
   };
 }
 
@@ -157,6 +166,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return unregister(act);
     case "set-selection":
       return setSelection(act, form);
+    case "next-season":
+    case "join-next-season":
+      return historyAction(act, form);
     default:
       return unknownIntent();
   }
@@ -205,6 +217,7 @@ export default function CompetitionDetailPage() {
   const c = d.competition;
   const message = refusal?.message || null;
   const fromManage = refusal?.intent === "set-selection";
+  const fromNextSeason = refusal?.intent === "next-season";
   useLive(d.liveKey ? [d.liveKey] : [], d.liveReadAt);
 
   return (
@@ -229,6 +242,7 @@ export default function CompetitionDetailPage() {
         </section>
       ) : null}
 
+      <HistoryHeader history={d.history} competition={c} error={fromNextSeason ? message : null} />
       <LiveMatchDayPanel line={d.live.line} fixtures={d.live.fixtures} shares={d.live.shares} />
 
       <SectionTabs
@@ -250,7 +264,7 @@ export default function CompetitionDetailPage() {
             canRegister={d.canRegister}
             canUnregister={d.canUnregister}
             canSelect={d.canSelect}
-            error={fromManage ? null : message}
+            error={fromManage || fromNextSeason ? null : message}
             confirmUnregister={d.confirmUnregister}
             me={d.me}
             now={d.now}
@@ -273,6 +287,7 @@ export default function CompetitionDetailPage() {
       <RegisteredPlayers competition={c} players={d.players} page={d.playersPage} pageCount={d.playersPageCount} />
 
       <CompetitionStandings competition={c} seasonStandings={d.seasonStandings} knockoutStandings={d.knockoutStandings} />
+      <HistoryFooter history={d.history} competitionId={c.id} tab={d.tab} />
 
       <section className="card" aria-labelledby="fixtures-heading">
         <h2 id="fixtures-heading">Fixtures - Match Day {c.currentMatchDay}</h2>

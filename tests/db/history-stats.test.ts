@@ -25,7 +25,7 @@ async function play(league: string, season: string, matchDay: number, scores: Re
   }
 }
 
-const as = <T extends readonly object[]>(name: string, query: string) => asUser(db.sql, w.ids[name], (tx) => tx.unsafe<T>(query));
+const as = <T extends object[]>(name: string, query: string) => asUser(db.sql, w.ids[name], (tx) => tx.unsafe<T>(query));
 
 beforeAll(async () => {
   db = await useTestDatabase();
