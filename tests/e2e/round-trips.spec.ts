@@ -40,6 +40,7 @@ const BUDGET: Record<string, number> = {
   "GET /season-leaderboard/{id}": 3,
   "GET /scout": 3,
   "GET /profile": 3,
+  "GET /stats": 3,
   "POST join a competition": 3,
   "POST save a pick": 2,
   "POST redeem a Scout ticket": 3,
@@ -101,6 +102,7 @@ test("database round trips per request stay within budget and do not vary", asyn
     ["GET /season-leaderboard/{id}", () => get(`/season-leaderboard/${season.id}`)],
     ["GET /scout", () => get("/scout")],
     ["GET /profile", () => get("/profile")],
+    ["GET /stats", () => get("/stats")],
     [
       "POST join a competition",
       (run) => post("/competitions", { intent: "join", competitionId: toJoin[run].id, redirectTo: "/competitions" }, /^\/competitions$/),
