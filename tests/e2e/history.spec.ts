@@ -5,6 +5,7 @@
  * crafted id). The rules themselves are tested in tests/db/history-*.test.ts.
  */
 import { readFile } from "node:fs/promises";
+import AxeBuilder from "@axe-core/playwright";
 import { addMember, addPick, createCompetition, createPlayer } from "../support/factories";
 import { currentMatchDay, fixturesOf, LEAGUE, SEASON } from "./arrange";
 import { db, expect, removeAfterTest, test, uniqueName } from "./fixtures";
@@ -77,6 +78,10 @@ test("archive, ended competition, downloads, next season and the one-tap Join", 
   await expect(page.getByRole("region", { name: "Champion" })).toContainText(creator.username);
   const picks = page.getByRole("region", { name: "Picks by match day" });
   await expect(picks.getByRole("row", { name: new RegExp(other.username) })).toContainText(c.losing);
+  // The page with its archive, downloads and next-season form passes axe (serious and critical).
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+  const { violations } = await new AxeBuilder({ page }).setLegacyMode(true).analyze();
+  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
 
   // Both downloads: UTF-8 CSV with one header row, names as players see them.
   const standings = await downloadText(page, "Standings (CSV)");
