@@ -189,3 +189,13 @@ export function IconSparkle(props: IconProps) {
     </Svg>
   );
 }
+
+/** Stats: a bar chart. */
+export function IconChart(props: IconProps) {
+  return (
+    <Svg {...props}>
+      <path d="M4 20h16" />
+      <path d="M7 16v-5M12 16V6M17 16v-8" />
+    </Svg>
+  );
+}

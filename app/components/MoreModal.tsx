@@ -1,5 +1,5 @@
 /**
- * The mobile "More" menu: a modal dialog with Scout, Profile (account settings),
+ * The mobile "More" menu: a modal dialog with Scout, Your stats, Profile (account settings),
  * Admin Panel (admins only) and Logout.
  *
  * Accessibility: role="dialog" + aria-modal + aria-labelledby; focus moves into
@@ -12,7 +12,7 @@ import { useEffect, useId, useRef } from "react";
 import type { MouseEvent as ReactMouseEvent, RefObject } from "react";
 import type { ShellUser } from "~/components/AppShell";
 import { isAdminPath } from "~/components/admin/sections";
-import { IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconSparkle, IconUser } from "~/components/Icons";
+import { IconChart, IconChevronRight, IconClose, IconLogout, IconScout, IconShield, IconSparkle, IconUser } from "~/components/Icons";
 
 type MoreModalProps = {
   open: boolean;
@@ -130,6 +130,15 @@ export function MoreModal({ open, onClose, user, returnFocusRef, whatsNew = fals
               <IconScout className="more-icon" />
               <span className="more-text">
                 <span className="more-label">Scout</span>
+              </span>
+              <IconChevronRight className="more-chevron" />
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/stats" className={linkClass} prefetch="intent" onClick={onClose}>
+              <IconChart className="more-icon" />
+              <span className="more-text">
+                <span className="more-label">Your stats</span>
               </span>
               <IconChevronRight className="more-chevron" />
             </NavLink>

@@ -48,6 +48,8 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
   let failed = false;
   let finished = false;
   let finishing: Promise<void> | undefined;
+  // Answers whose body still reads in this transaction (a streamed CSV): finish() waits for them (keepOpenUntil).
+  const holds: Promise<unknown>[] = [];
   // commitWithQueued(): the statements queued now go out with COMMIT at the end of their message.
   let commitInMessage = false;
   // A message that ended in COMMIT failed: its transaction may still be open and aborted (the statements after
@@ -212,6 +214,10 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
       commitInMessage = true;
     },
 
+    keepOpenUntil(done: Promise<unknown>): void {
+      holds.push(done);
+    },
+
     async commit(): Promise<void> {
       try {
         // A statement that failed was rolled back with the rest (endTransaction answers false): its caller
@@ -233,6 +239,7 @@ export function createPlayerTransaction(connectionString: string, nowIso: string
       // A failed statement was already answered by the caller that saw it: only a failed COMMIT throws here.
       finishing ??= (async () => {
         try {
+          await Promise.allSettled(holds);
           await endTransaction();
         } finally {
           finished = true;

@@ -69,6 +69,7 @@ export function createDb(connectionString: string, now: Date, opts: { serializeS
       }
     },
     statementCount: () => counter.statements,
+    keepOpenUntil: (done) => player.keepOpenUntil(done),
     commit: () => player.commit(),
     commitWithQueued: () => player.commitWithQueued(),
     finish: () => player.finish(),

@@ -95,6 +95,12 @@ export type AdminCreateCompetitionResult = string | null;
 export type AppNowArgs = Record<string, never>;
 export type AppNowResult = Date | null;
 
+/** public.can_export_competition(p_competition_id uuid) */
+export type CanExportCompetitionArgs = {
+  p_competition_id: string;
+};
+export type CanExportCompetitionResult = boolean | null;
+
 /** public.coming_match_days(p_competition_id uuid): a set */
 export type ComingMatchDaysArgs = {
   p_competition_id: string;
@@ -105,6 +111,19 @@ export type ComingMatchDaysRow = {
   team: string | null;
   auto_picked: boolean | null;
   joker: boolean | null;
+};
+
+/** public.competition_history(p_competition_id uuid): a set */
+export type CompetitionHistoryArgs = {
+  p_competition_id: string;
+};
+export type CompetitionHistoryRow = {
+  in_archive: boolean | null;
+  can_export: boolean | null;
+  can_start_next_season: boolean | null;
+  next_competition_id: string | null;
+  next_competition_name: string | null;
+  invited: boolean | null;
 };
 
 /** public.competition_picks_open(p_status text, p_registration_status text, p_league text, p_season text, p_current_match_day integer) */
@@ -166,6 +185,26 @@ export type DeletePushSubscriptionResult = string | null;
 export type DisableNotificationsArgs = Record<string, never>;
 export type DisableNotificationsResult = string | null;
 
+/** public.ended_competitions(p_offset integer, p_limit integer): a set */
+export type EndedCompetitionsArgs = {
+  p_offset: number;
+  p_limit: number;
+};
+export type EndedCompetitionsRow = {
+  id: string | null;
+  name: string | null;
+  type: string | null;
+  league: string | null;
+  season: string | null;
+  visibility: string | null;
+  player_count: number | null;
+  last_match_day: number | null;
+  ended_at: Date | null;
+  was_member: boolean | null;
+  my_finish: number | null;
+  total: number | null;
+};
+
 /** public.feed_competitions(): a set */
 export type FeedCompetitionsArgs = Record<string, never>;
 export type FeedCompetitionsRow = {
@@ -187,6 +226,13 @@ export type FeedSyncExpectedAtArgs = {
   p_now: Date | string;
 };
 export type FeedSyncExpectedAtResult = Date | null;
+
+/** public.final_position(p_competition_id uuid, p_user_id uuid) */
+export type FinalPositionArgs = {
+  p_competition_id: string;
+  p_user_id: string;
+};
+export type FinalPositionResult = number | null;
 
 /** public.get_eligible_teams(p_competition_id uuid, p_user_id uuid, p_match_day integer): a set */
 export type GetEligibleTeamsArgs = {
@@ -313,12 +359,24 @@ export type IfItEndedNowRow = {
   auto_picked: boolean | null;
 };
 
+/** public.in_archive(p_competition_id uuid) */
+export type InArchiveArgs = {
+  p_competition_id: string;
+};
+export type InArchiveResult = boolean | null;
+
 /** public.join_competition(p_competition_id uuid, p_registration_key text) */
 export type JoinCompetitionArgs = {
   p_competition_id: string;
   p_registration_key: string;
 };
 export type JoinCompetitionResult = string | null;
+
+/** public.join_next_season(p_competition_id uuid) */
+export type JoinNextSeasonArgs = {
+  p_competition_id: string;
+};
+export type JoinNextSeasonResult = string | null;
 
 /** public.keep_manual_result(p_fixture_id bigint) */
 export type KeepManualResultArgs = {
@@ -499,12 +557,55 @@ export type MatchdayDeadlinePassedResult = boolean | null;
 export type MyDataArgs = Record<string, never>;
 export type MyDataResult = unknown;
 
+/** public.next_season_start_days(p_competition_id uuid): a set */
+export type NextSeasonStartDaysArgs = {
+  p_competition_id: string;
+};
+export type NextSeasonStartDaysRow = {
+  season: string | null;
+  match_day: number | null;
+  deadline: Date | null;
+};
+
 /** public.play_joker(p_competition_id uuid, p_match_day integer) */
 export type PlayJokerArgs = {
   p_competition_id: string;
   p_match_day: number;
 };
 export type PlayJokerResult = string | null;
+
+/** public.player_season_records(): a set */
+export type PlayerSeasonRecordsArgs = Record<string, never>;
+export type PlayerSeasonRecordsRow = {
+  season: string | null;
+  competitions: number | null;
+  won: number | null;
+  drawn: number | null;
+  lost: number | null;
+};
+
+/** public.player_stats(): a set */
+export type PlayerStatsArgs = Record<string, never>;
+export type PlayerStatsRow = {
+  played: number | null;
+  won: number | null;
+  best_finish: number | null;
+  longest_knockout_run: number | null;
+  picks_won: number | null;
+  picks_drawn: number | null;
+  picks_lost: number | null;
+  scout_points: number | null;
+  scout_exact: number | null;
+};
+
+/** public.player_top_teams(p_limit integer): a set */
+export type PlayerTopTeamsArgs = {
+  p_limit: number;
+};
+export type PlayerTopTeamsRow = {
+  team: string | null;
+  picks: number | null;
+};
 
 /** public.process_due_matchdays() */
 export type ProcessDueMatchdaysArgs = Record<string, never>;
@@ -541,6 +642,23 @@ export type RequestFeedSyncArgs = {
   p_season: string;
 };
 export type RequestFeedSyncResult = string | null;
+
+/** public.revealed_picks(p_competition_id uuid): a set */
+export type RevealedPicksArgs = {
+  p_competition_id: string;
+};
+export type RevealedPicksRow = {
+  match_day: number | null;
+  user_id: string | null;
+  username: string | null;
+  sort_name: string | null;
+  team: string | null;
+  home_team: string | null;
+  away_team: string | null;
+  home_score: number | null;
+  away_score: number | null;
+  outcome: string | null;
+};
 
 /** public.save_fixture_result(p_fixture_id bigint, p_home_score integer, p_away_score integer, p_reason text) */
 export type SaveFixtureResultArgs = {
@@ -640,6 +758,17 @@ export type SetPlayerSelectionArgs = {
   p_team: string;
 };
 export type SetPlayerSelectionResult = string | null;
+
+/** public.start_next_season(p_competition_id uuid, p_start_match_day integer, p_season text): a set */
+export type StartNextSeasonArgs = {
+  p_competition_id: string;
+  p_start_match_day: number;
+  p_season: string;
+};
+export type StartNextSeasonRow = {
+  code: string | null;
+  competition_id: string | null;
+};
 
 /** public.unlink_feed_league(p_league text, p_season text) */
 export type UnlinkFeedLeagueArgs = {

@@ -74,6 +74,12 @@ export interface Db {
    */
   commitWithQueued(): void;
   /**
+   * Keeps the request's transaction open until `done` settles: finish() waits for it before its COMMIT. For an
+   * answer whose body is still read from the database after the loader returned (a CSV streamed a page at a time,
+   * app/models/exports.server.ts): the Worker calls finish() as soon as the answer starts.
+   */
+  keepOpenUntil(done: Promise<unknown>): void;
+  /**
    * Ends the request's transaction (COMMIT, or ROLLBACK when a statement failed) and frees its connection.
    * The Worker awaits it before answering a write and answers 503 if it throws (a COMMIT that failed); after a
    * read it may run once the answer is sent.

@@ -30,10 +30,12 @@ const TEAM_NAME = /^[A-Za-z0-9\u00C0-\u024F][A-Za-z0-9\u00C0-\u024F .'&-]*$/;
 export const TEAM_NAME_MESSAGE = "Team names may contain only letters, digits, spaces and . ' & - (starting with a letter or digit).";
 
 /**
- * One cell of a CSV the app exports. A cell starting with = + - @ tab or CR would run as a formula when the
- * file is opened in a spreadsheet: it is prefixed with an apostrophe (OWASP's advice), and quoted when needed.
+ * One cell of a CSV the app exports. A text cell starting with = + - @ tab or CR would run as a formula when the
+ * file is opened in a spreadsheet: it is prefixed with an apostrophe (OWASP's advice), and quoted when needed. A
+ * number is written as it is (a goal difference of -3 stays a number; digits cannot run as a formula).
  */
 export function csvCell(value: string | number | null | undefined): string {
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   let text = value == null ? "" : String(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

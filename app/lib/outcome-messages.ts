@@ -1,5 +1,6 @@
 import type { CodeResult, JoinCode, JoinResult, Toastish, UnregisterCode, UnregisterResult } from "~/models/competitions.server";
 import type { SetSelectionCode } from "~/models/competition-detail.server";
+import type { JoinNextSeasonCode } from "~/models/next-season.server";
 import { BOTH_SCORES_MESSAGE } from "~/lib/scout";
 
 /*
@@ -52,6 +53,15 @@ const REGISTER_MESSAGES: Record<JoinCode, Toastish> = {
 };
 
 export const registerMessage = (codeOrResult: JoinCode | JoinResult) => toastOf(codeOrResult, REGISTER_MESSAGES, "Failed to register");
+
+/** The one-tap Join of a next season (decision 030): joining's words, and one for a player who was not invited. */
+const JOIN_NEXT_SEASON_MESSAGES: Record<JoinNextSeasonCode, Toastish> = {
+  ...JOIN_MESSAGES,
+  not_invited: { type: "error", message: "Only players of the last season can join with one tap." },
+};
+
+export const joinNextSeasonMessage = (codeOrResult: JoinNextSeasonCode | CodeResult<JoinNextSeasonCode>) =>
+  toastOf(codeOrResult, JOIN_NEXT_SEASON_MESSAGES, "Failed to join competition");
 
 // Picks
 
@@ -141,3 +151,14 @@ export function saveToast(code: string): Toast {
       return { type: "error", message: "Failed to save prediction" };
   }
 }
+
+// A past pick's outcome (public.revealed_picks: private.pick_outcome_now's codes), in the archive and picks.csv.
+const PICK_OUTCOMES: Record<string, string> = {
+  win: "Won",
+  draw: "Drawn",
+  loss: "Lost",
+  postponed: "Postponed",
+  not_started: "Not played yet",
+};
+
+export const pickOutcomeText = (outcome: string): string => PICK_OUTCOMES[outcome] ?? outcome;

@@ -16,6 +16,8 @@ export interface NoticeItem {
   link: string;
   createdAt: string;
   read: boolean;
+  /** An invitation to a next season (kind next_season, decision 030): the competition its one-tap Join joins. */
+  nextSeasonId: string | null;
 }
 
 /**
@@ -34,8 +36,12 @@ export function unreadNoticeCount(db: Db, userId: string): Promise<number> {
 /** The latest notices, newest first (sent with the session check, before the player's time zone is known). */
 export function listNotices(db: Db, userId: string): Promise<NoticeItem[]> {
   return db.asUser(userId, async (tx) => {
-    const rows = await tx<{ id: string; body: string; link: string; created_at: Date; read_at: Date | null }[]>`
-      select n.id::text, n.body, n.link, n.created_at, n.read_at from public.notices n
+    const rows = await tx<
+      { id: string; body: string; link: string; created_at: Date; read_at: Date | null; next_season_id: string | null }[]
+    >`
+      select n.id::text, n.body, n.link, n.created_at, n.read_at,
+             case when n.kind = 'next_season' then n.params ->> 'competition_id' end as next_season_id
+        from public.notices n
        where n.user_id = ${userId} order by n.created_at desc, n.id desc limit ${PAGE}`;
     return rows.map((r) => ({
       id: r.id,
@@ -43,6 +49,7 @@ export function listNotices(db: Db, userId: string): Promise<NoticeItem[]> {
       link: r.link,
       createdAt: new Date(r.created_at).toISOString(),
       read: r.read_at !== null,
+      nextSeasonId: r.next_season_id,
     }));
   });
 }

@@ -10,6 +10,8 @@ import { MySelectionsPanel, type MySelectionRow } from "~/components/competition
 import { OverviewPanel } from "~/components/competition/OverviewPanel";
 import { PrizesPanel } from "~/components/competition/PrizesPanel";
 import { RegisteredPlayers } from "~/components/competition/RegisteredPlayers";
+import { HistoryFooter, HistoryHeader } from "~/components/competition/HistorySections";
+import { historyAction, historyView, readCompetitionHistory } from "~/loaders/competition-history.server";
 import { SectionTabs } from "~/components/SectionTabs";
 import { FixtureList } from "~/components/FixtureList";
 import { HowToPlay } from "~/components/HowToPlay";
@@ -50,10 +52,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const playersPage = pageFrom(url, "playersPage");
   // The page's reads travel with the session check (one round trip); nothing in them depends on the role.
-  const { user, data: detail } = await requireUserWith(request, context, async (userId) =>
-    isUuid(competitionId) ? getCompetitionDetail(context.db, userId, competitionId, playersPage) : null,
+  const { user, data: read } = await requireUserWith(request, context, async (userId) =>
+    isUuid(competitionId)
+      ? Promise.all([
+          getCompetitionDetail(context.db, userId, competitionId, playersPage),
+          readCompetitionHistory(context.db, userId, competitionId, url),
+        ])
+      : null,
   );
-  if (!detail) competitionNotFound();
+  const [detail, history] = read ?? [];
+  if (!detail || !history) competitionNotFound();
   const canManage = canManageSelections(user, detail.competition);
   const timeZone = safeTimeZone(user.timeZone);
   const { competition: c, membership } = detail;
@@ -122,6 +130,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     groups: groupFixtures(detail.fixtures, timeZone),
     teams,
     manageRows: detail.manageRows,
+    history: historyView(history, c, isMember, timeZone),
   };
 }
 
@@ -139,6 +148,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return setSelection(act, form);
     case "update-rules":
       return updateRules(act, form);
+    case "next-season":
+    case "join-next-season":
+      return historyAction(act, form);
     default:
       return unknownIntent();
   }
@@ -153,6 +165,7 @@ export default function CompetitionDetailPage() {
   const fromManage = refusal?.intent === "set-selection";
   const fromRules = refusal?.intent === "update-rules";
   const rulesRefusal = fromRules && message ? { message, field: refusal?.field ?? null, values: refusal?.values } : null;
+  const fromNextSeason = refusal?.intent === "next-season";
   useLive(d.liveKey ? [d.liveKey] : [], d.liveReadAt);
 
   return (
@@ -177,6 +190,7 @@ export default function CompetitionDetailPage() {
         </section>
       ) : null}
 
+      <HistoryHeader history={d.history} competition={c} error={fromNextSeason ? message : null} />
       <LiveMatchDayPanel line={d.live.line} fixtures={d.live.fixtures} shares={d.live.shares} />
 
       <SectionTabs
@@ -199,7 +213,7 @@ export default function CompetitionDetailPage() {
             canRegister={d.canRegister}
             canUnregister={d.canUnregister}
             canSelect={d.canSelect}
-            error={fromManage || fromRules ? null : message}
+            error={fromManage || fromRules || fromNextSeason ? null : message}
             confirmUnregister={d.confirmUnregister}
             me={d.me}
             now={d.now}
@@ -223,6 +237,7 @@ export default function CompetitionDetailPage() {
       <RegisteredPlayers competition={c} players={d.players} page={d.playersPage} pageCount={d.playersPageCount} />
 
       <CompetitionStandings competition={c} seasonStandings={d.seasonStandings} knockoutStandings={d.knockoutStandings} />
+      <HistoryFooter history={d.history} competitionId={c.id} tab={d.tab} />
 
       <section className="card" aria-labelledby="fixtures-heading">
         <h2 id="fixtures-heading">Fixtures - Match Day {c.currentMatchDay}</h2>

@@ -1,7 +1,16 @@
-import { data, type ActionFunctionArgs, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
+import {
+  data,
+  redirect,
+  type ActionFunctionArgs,
+  type LinksFunction,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import { Link, useActionData, useLoaderData, useLocation, useNavigate } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { CompetitionCard } from "~/components/CompetitionCard";
+import { ArchiveList } from "~/components/competition/ArchiveList";
+import { listEndedCompetitions } from "~/models/archive.server";
 import { CreatePrivateCompetition, RegistrationKeyView } from "~/components/CreatePrivateCompetition";
 import { FilterBar } from "~/components/FilterBar";
 import { Pager } from "~/components/Pager";
@@ -23,6 +32,12 @@ export const links: LinksFunction = () => [{ rel: "stylesheet", href: css }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
+  if (url.searchParams.get("status") === "ended") {
+    // The archive of ended competitions (decision 030): its own list, same page size and paging.
+    const { data: archive } = await requireUserWith(request, context, (userId) => listEndedCompetitions(context.db, userId, pageFrom(url)));
+    redirectPastLastPage(url, archive);
+    return { archive };
+  }
   const filters = listFiltersFrom(url);
   const { user, data: list } = await requireUserWith(request, context, (userId) =>
     listCompetitions(context.db, userId, filters, pageFrom(url), {
@@ -54,8 +69,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Competitions() {
+  const loaded = useLoaderData<typeof loader>();
+  return loaded.archive ? <ArchiveList archive={loaded.archive} /> : <CompetitionList />;
+}
+
+type ListData = Exclude<Awaited<ReturnType<typeof loader>>, { archive: object }>;
+
+function CompetitionList() {
   const { competitions, total, page, pageCount, filters, serverNow, today, timeZone, creationOptions, created, joinTarget } =
-    useLoaderData<typeof loader>();
+    useLoaderData<ListData>();
   const actionData = useActionData<typeof action>() as JoinActionData | { intent: string } | undefined;
   const location = useLocation();
   const navigate = useNavigate();
@@ -80,6 +102,9 @@ export default function Competitions() {
     <div className="container competitions-page">
       <header className="page-header competitions-header">
         <h1>Competitions</h1>
+        <Link className="btn btn-secondary" to="/competitions?status=ended">
+          Ended competitions
+        </Link>
         <CreatePrivateCompetition choices={creationOptions} timeZone={timeZone} today={today} />
       </header>
 

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useLoaderData } from "@remix-run/react";
 import { usePending } from "~/components/usePending";
+import { JoinNextSeason } from "~/components/competition/NextSeasonPanel";
 import { formatKickoff } from "~/lib/date-format";
 import { intentOf, invalid, parseForm, readForm, unknownIntent } from "~/lib/forms.server";
 import { listNotices, MarkReadSchema, markNoticesRead } from "~/models/notices.server";
@@ -9,7 +10,7 @@ import { redirectWithToast } from "~/toast.server";
 
 /**
  * Notices (/notices, decision 020): what a result correction changed for the player (eliminated or back in, season
- * points, Scout points), newest first; the navigation shows how many are unread. Marking read is a form post, so
+ * points, Scout points), and invitations to a next season with their one-tap Join (decision 030), newest first; the navigation shows how many are unread. Marking read is a form post, so
  * opening the page (or a prefetch of it) never changes anything.
  */
 
@@ -65,6 +66,7 @@ export default function NoticesPage() {
                 {n.read ? null : <span className="badge badge-warning">New</span>}
               </div>
               <p className="notice-body">{n.body}</p>
+              {n.nextSeasonId && !n.read ? <JoinNextSeason competitionId={n.nextSeasonId} /> : null}
               {n.read ? null : (
                 <Form method="post" className="inline-form">
                   <input type="hidden" name="intent" value="read" />

@@ -190,6 +190,9 @@ export default function ProfilePage() {
         <Link className="btn btn-primary" to="/setup-profile">
           Edit Profile
         </Link>
+        <Link className="btn btn-secondary" to="/stats">
+          Your stats
+        </Link>
         <Link className="btn btn-secondary" to="/dashboard">
           Back to Dashboard
         </Link>

@@ -140,6 +140,8 @@ create table public.competitions (
   draw_points integer not null default 1,
   loss_points integer not null default 0,
   joker boolean not null default false,
+  -- the ended private competition whose next season this is (97_history.sql, private.start_next_season)
+  previous_competition_id uuid references public.competitions (id) on delete set null,
   constraint competitions_name_length check (char_length(btrim(name)) between 1 and 100),
   constraint competitions_type_check check (type in ('season', 'knockout', 'scout')),
   constraint competitions_league_length check (char_length(league) between 1 and 60),
@@ -177,11 +179,16 @@ create table public.competitions (
   constraint competitions_points_range check (
     win_points between 0 and 10 and draw_points between 0 and 10 and loss_points between 0 and 10
   ),
-  constraint competitions_points_order check (win_points > draw_points and draw_points >= loss_points)
+  constraint competitions_points_order check (win_points > draw_points and draw_points >= loss_points),
+  -- a competition has at most one next season
+  constraint competitions_previous_competition_key unique (previous_competition_id)
 );
 
--- "A competition with the same name and type must not exist", also under concurrent creation.
-create unique index competitions_name_type_key on public.competitions (lower(btrim(name)), type);
+-- "A competition with the same name and type must not exist", also under concurrent creation. A next season keeps
+-- its competition's name (rules file, "History and seasons"), so the index holds for first seasons only; creation's
+-- own check (private.create_competition) still refuses any name in use, next seasons' included.
+create unique index competitions_name_type_key on public.competitions (lower(btrim(name)), type)
+  where previous_competition_id is null;
 create index competitions_registration_status_type_start_date_idx
   on public.competitions (registration_status, type, start_date);
 create index competitions_private_created_by_idx
@@ -317,7 +324,7 @@ grant select (id, name, type, league, season, start_date, total_match_days, star
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,
               prize_image_url, knockout_winner, created_by, player_count, first_kickoff_time, created_at,
               updated_at,
-              lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker)
+              lives, draw_rule, missed_pick_rule, everyone_out_rule, win_points, draw_points, loss_points, joker, previous_competition_id)
   on table public.competitions to authenticated;
 grant insert (name, type, league, season, start_date, total_match_days, start_match_day, current_match_day,
               status, registration_status, visibility, prize, prize_title, prize_description, prize_terms_url,

@@ -578,8 +578,9 @@ grant execute on function private.claim_job_run(text, timestamptz), private.fini
 -- navigation, and a push when notifications are on (kind 'notice' in private.push_deliveries above).
 --
 -- Rows are written only by private.notify_result_correction (below, called by private.apply_fixture_result,
--- 60_results_and_processing.sql) and private.fixtures_drop_broken_plans (a plan dropped because its match was
--- postponed or moved; decision 028); a player reads their own and may set read_at on their own, nothing else.
+-- 60_results_and_processing.sql), private.fixtures_drop_broken_plans (a plan dropped because its match was
+-- postponed or moved; decision 028) and private.start_next_season (97_history.sql); a player reads their own and may
+-- set read_at on their own, nothing else.
 create table public.notices (
   id bigint generated always as identity primary key,
   user_id uuid not null references public.profiles (id) on delete cascade,
@@ -591,7 +592,10 @@ create table public.notices (
   link text not null default '/notices',
   created_at timestamptz not null default public.app_now(),
   read_at timestamptz,
-  constraint notices_kind_check check (kind in ('result_correction', 'plan_dropped')),
+  -- result_correction: private.notify_result_correction (below); plan_dropped: private.fixtures_drop_broken_plans;
+  -- next_season: an invitation to the next season of a competition the player was in (private.start_next_season,
+  -- 97_history.sql), whose params name it
+  constraint notices_kind_check check (kind in ('result_correction', 'plan_dropped', 'next_season')),
   constraint notices_body_length check (char_length(body) between 1 and 4000)
 );
 
@@ -612,7 +616,7 @@ create policy notices_update_own on public.notices for update to authenticated
   using (user_id = (select auth.uid())) with check (user_id = (select auth.uid()));
 
 comment on table public.notices is
-  'In-app notices: a result correction that changed the player''s outcome (private.notify_result_correction), a plan dropped because its match was postponed or moved (private.fixtures_drop_broken_plans).';
+  'In-app notices: a result correction that changed the player''s outcome (private.notify_result_correction), a plan dropped because its match was postponed or moved (private.fixtures_drop_broken_plans), and an invitation to a next season (private.start_next_season).';
 
 -- After a correction was re-processed: one notice per player whose outcome changed, naming the match, the old and
 -- new score and what changed for them; a push for those with notifications on and a subscription (delivered by

@@ -67,7 +67,7 @@ const ROUTE_PARAMS: [RegExp, string[]][] = [
   [/^\/(dashboard|competitions)$/, ["create"]],
   [/^\/competitions$/, ["page", "join", "created"]],
   [/^\/my-competitions$/, ["page"]],
-  [/^\/competition\/[^/]+$/, ["tab", "playersPage", "confirm"]],
+  [/^\/competition\/[^/]+$/, ["tab", "playersPage", "confirm", "archiveDay", "picksPage"]],
   [/^\/select-team\/[^/]+$/, ["confirm", "error", "md"]],
   [/^\/(season-)?leaderboard\/[^/]+$/, ["page", "route"]],
   [/^\/scout$/, ["competition", "tab", "view", "md", "edit"]],
@@ -150,13 +150,22 @@ async function pagesFor(email: string) {
     "/my-competitions",
     "/profile",
     "/notices",
+    "/stats",
     "/scout",
     "/whats-new",
     "/terms",
     "/privacy",
     "/dev/outbox",
   ];
-  for (const id of ids) pages.push(`/competition/${id}`, `/select-team/${id}`, `/leaderboard/${id}`, `/season-leaderboard/${id}`);
+  for (const id of ids)
+    pages.push(
+      `/competition/${id}`,
+      `/select-team/${id}`,
+      `/leaderboard/${id}`,
+      `/season-leaderboard/${id}`,
+      `/competition/${id}/standings.csv`,
+      `/competition/${id}/picks.csv`,
+    );
   if (email.startsWith("admin"))
     pages.push(
       "/admin",

@@ -351,6 +351,8 @@ const PLAYER_STATES: [group: string, states: (d: LongData) => [name: string, pat
       ["scout my picks", `/scout?competition=${scout.id}&tab=my-picks`],
       ["scout rules", `/scout?competition=${scout.id}&tab=rules`],
       ["profile", "/profile"],
+      ["your stats", "/stats"],
+      ["ended competitions", "/competitions?status=ended"],
       ["what's new", "/whats-new"],
     ],
   ],

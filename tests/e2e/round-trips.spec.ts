@@ -43,6 +43,7 @@ const BUDGET: Record<string, number> = {
   "GET /profile": 3,
   // The data download (decision 029): the session check and public.my_data() in the same message.
   "GET /profile/data": 3,
+  "GET /stats": 3,
   "POST join a competition": 3,
   "POST save a pick": 2,
   "POST redeem a Scout ticket": 3,
@@ -114,6 +115,7 @@ test("database round trips per request stay within budget and do not vary", asyn
     ["GET /scout", () => get("/scout")],
     ["GET /profile", () => get("/profile")],
     ["GET /profile/data", () => get("/profile/data")],
+    ["GET /stats", () => get("/stats")],
     [
       "POST join a competition",
       (run) => post("/competitions", { intent: "join", competitionId: toJoin[run].id, redirectTo: "/competitions" }, /^\/competitions$/),

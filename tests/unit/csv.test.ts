@@ -185,6 +185,10 @@ describe("formula injection", () => {
     expect(csvCell('a,"b"')).toBe('"a,""b"""');
     expect(csvCell("Arsenal")).toBe("Arsenal");
     expect(csvCell(2)).toBe("2");
+    // a number is a number: a negative goal difference is not text
+    expect(csvCell(-3)).toBe("-3");
+    expect(csvCell(Number.NaN)).toBe("");
+    expect(csvCell("line\nbreak")).toBe('"line\nbreak"');
     for (const line of CSV_TEMPLATE.trim().split("\n")) for (const c of line.split(",")) expect(c).not.toMatch(/^[=+\-@\t\r]/);
   });
 });
