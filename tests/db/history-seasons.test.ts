@@ -158,7 +158,8 @@ describe("starting the next season", () => {
     // the name stays taken for a new competition
     const fresh = call(
       ids.dan,
-      (tx) => tx`select * from public.create_private_competition('friday league', 'knockout', ${LEAGUE}, ${SEASON}, '2027-03-10', 3)`,
+      (tx) =>
+        tx`select * from public.create_private_competition('friday league', 'knockout', 'Premier League', ${SEASON}, '2027-03-10', 3)`,
     );
     await expect(fresh).rejects.toThrow("A competition with this name and type already exists.");
 
